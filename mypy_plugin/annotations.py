@@ -1,0 +1,175 @@
+"""The type-analyze hook for ``pypto.Tensor[...]``: annotation -> shape/dtype type.
+
+It reads the canonical ``Tensor[[d0, d1, ...], dtype]`` form (the subscript form as
+written, or the rewrite of any other form, see :mod:`rewrite`). It never analyzes the
+dims as types, so ``N``, ``pypto.DYNAMIC`` or ``8`` raise no ``valid-type`` errors.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Final
+
+from mypy.nodes import SymbolTableNode, Var
+from mypy.plugin import AnalyzeTypeContext
+from mypy.types import (
+    AnyType,
+    EllipsisType,
+    Instance,
+    LiteralType,
+    RawExpressionType,
+    Type,
+    TypeList,
+    TypeOfAny,
+    UnboundType,
+    get_proper_type,
+)
+
+from .knowledge.dtypes import DTYPES, FP32
+from .knowledge.ops import TensorVal
+from .knowledge.shapes import Dim, Shape
+from .rewrite import EXPR_PREFIX
+from .tensor_types import TENSOR, dtype_of_value, tensor_type
+
+_UNKNOWN_DIMS: Final = frozenset({"pypto.DYNAMIC", "pypto.STATIC", "pypto.DYN"})
+_NOT_DTYPE_PREFIXES: Final = ("pypto.TileOpFormat", "pypto.StatusType")
+
+
+def _any() -> AnyType:
+    return AnyType(TypeOfAny.special_form)
+
+
+class _Resolver:
+    def __init__(self, ctx: AnalyzeTypeContext) -> None:
+        self.ctx = ctx
+
+    def lookup(self, name: str) -> SymbolTableNode | None:
+        # TypeAnalyser.lookup_qualified is not in the plugin interface; degrade if it goes away.
+        lookup = getattr(self.ctx.api, "lookup_qualified", None)
+        if lookup is None:
+            return None
+        try:
+            sym = lookup(name, self.ctx.context, suppress_errors=True)
+        except Exception:
+            return None
+        return sym if isinstance(sym, SymbolTableNode) else None
+
+    def dim(self, t: Type) -> Dim:
+        if isinstance(t, RawExpressionType):
+            v = t.literal_value
+            if type(v) is int:
+                return v
+            if isinstance(v, str) and v.startswith(EXPR_PREFIX):
+                return self.expr_dim(v[len(EXPR_PREFIX):])
+            return None
+        if isinstance(t, UnboundType) and not t.args:
+            return self.name_dim(t.name)
+        return None
+
+    def name_dim(self, name: str) -> Dim:
+        sym = self.lookup(name)
+        node = sym.node if sym is not None else None
+        if node is None:
+            return None
+        if node.fullname in _UNKNOWN_DIMS:
+            return None
+        if isinstance(node, Var):
+            if isinstance(node.final_value, int) and not isinstance(node.final_value, bool):
+                return node.final_value
+            declared = get_proper_type(node.type) if node.type is not None else None
+            if isinstance(declared, Instance) and declared.type.fullname in ("pypto.StatusType",):
+                return None
+            if isinstance(declared, LiteralType) and type(declared.value) is int:
+                return declared.value
+            # A closure variable, factory parameter or dynamic symbol: unknown but named.
+            return name
+        return None
+
+    def expr_dim(self, text: str) -> Dim:
+        """``N * 2`` with N known folds to an int; otherwise the text is the symbol."""
+        try:
+            tree = ast.parse(text, mode="eval")
+        except SyntaxError:
+            return None
+        value = self._eval(tree.body)
+        return value if value is not None else text.replace(" ", "")
+
+    def _eval(self, node: ast.expr) -> int | None:
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            d = self.name_dim(ast.unparse(node))
+            return d if isinstance(d, int) else None
+        if isinstance(node, ast.BinOp):
+            a, b = self._eval(node.left), self._eval(node.right)
+            if a is None or b is None:
+                return None
+            if isinstance(node.op, ast.Add):
+                return a + b
+            if isinstance(node.op, ast.Sub):
+                return a - b
+            if isinstance(node.op, ast.Mult):
+                return a * b
+            if isinstance(node.op, ast.FloorDiv) and b:
+                return a // b
+        return None
+
+    def dtype(self, t: Type) -> tuple[bool, str | None]:
+        """(is this item a dtype?, which one if known)."""
+        if isinstance(t, RawExpressionType):
+            v = t.literal_value
+            return (True, None) if isinstance(v, str) and v.startswith(EXPR_PREFIX) else (False, None)
+        if not isinstance(t, UnboundType) or t.args:
+            return False, None
+        sym = self.lookup(t.name)
+        node = sym.node if sym is not None else None
+        if node is None:
+            return True, None
+        if node.fullname.startswith(_NOT_DTYPE_PREFIXES):
+            return False, None
+        short = node.fullname.rsplit(".", 1)[-1]
+        if node.fullname.startswith("pypto.") and short in DTYPES:
+            return True, short
+        if isinstance(node, Var):
+            return True, dtype_of_value(node.type)
+        return True, None
+
+
+def analyze_tensor(ctx: AnalyzeTypeContext) -> Type:
+    try:
+        return _analyze(ctx)
+    except Exception:  # never crash mypy: an unreadable annotation is "some tensor"
+        return ctx.api.named_type(TENSOR, [_any(), _any()])
+
+
+def _analyze(ctx: AnalyzeTypeContext) -> Type:
+    api = ctx.api
+    args = ctx.type.args
+    if not args:
+        return api.named_type(TENSOR, [_any(), _any()])
+    if not isinstance(args[0], (TypeList, EllipsisType)):
+        # Already a shape type (``Tensor[tuple[...], X]`` or ``Tensor[Any, Any]``).
+        if len(args) == 2:
+            return api.named_type(TENSOR, [api.analyze_type(a) for a in args])
+        return api.named_type(TENSOR, [_any(), _any()])
+    res = _Resolver(ctx)
+    shape: Shape
+    if isinstance(args[0], EllipsisType):
+        shape = None
+    else:
+        items = args[0].items
+        if not items or any(isinstance(i, EllipsisType) for i in items):
+            shape = None  # [] or [..., ...]: the shape comes from the runtime tensor
+        else:
+            shape = tuple(res.dim(i) for i in items)
+    dtype: str | None = None
+    saw_dtype = False
+    for item in args[1:]:
+        is_dt, which = res.dtype(item)
+        if is_dt:
+            saw_dtype, dtype = True, which
+    if not saw_dtype:
+        # TensorAnnotation defaults to FP32 (A10); an empty Tensor() takes the runtime dtype.
+        empty = isinstance(args[0], TypeList) and not args[0].items
+        dtype = None if empty else FP32
+    return tensor_type(TensorVal(shape, dtype), api.named_type)

@@ -1,0 +1,270 @@
+"""The arguments of one op call, read from mypy's call context as plain values.
+
+Implements :class:`knowledge.ops.Args`. A method call puts its receiver first, so index 0
+is the first tensor for free functions, methods and operators alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Union, cast
+
+from mypy.nodes import (
+    ARG_STAR,
+    CallExpr,
+    EllipsisExpr,
+    IndexExpr,
+    Expression,
+    IntExpr,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    OpExpr,
+    SliceExpr,
+    TupleExpr,
+    UnaryExpr,
+    Var,
+)
+from mypy.plugin import FunctionContext, MethodContext
+from mypy.types import Instance, LiteralType, Type, TupleType, get_proper_type
+
+from .knowledge.ops import Key, TensorVal
+from .knowledge.shapes import Dim, Span
+from .tensor_types import dtype_of_value, tensor_val
+
+_Slot = tuple[Union[Type, None], Union[Expression, None]]
+
+
+def int_of_type(t: Type | None) -> int | None:
+    p = get_proper_type(t) if t is not None else None
+    if isinstance(p, LiteralType) and type(p.value) is int:
+        return p.value
+    if isinstance(p, Instance) and p.last_known_value is not None and type(p.last_known_value.value) is int:
+        return p.last_known_value.value
+    return None
+
+
+def int_of_expr(e: Expression | None) -> int | None:
+    if isinstance(e, IntExpr):
+        return e.value
+    if isinstance(e, UnaryExpr) and e.op == "-" and isinstance(e.expr, IntExpr):
+        return -e.expr.value
+    if isinstance(e, (NameExpr, MemberExpr)) and isinstance(e.node, Var):
+        v = e.node.final_value
+        if type(v) is int:
+            return v
+    return None
+
+
+def bool_of_expr(e: Expression | None) -> bool | None:
+    if isinstance(e, NameExpr) and e.fullname in ("builtins.True", "builtins.False"):
+        return e.fullname == "builtins.True"
+    if isinstance(e, (NameExpr, MemberExpr)) and isinstance(e.node, Var):
+        v = e.node.final_value
+        if isinstance(v, bool):
+            return v
+    return None
+
+
+class CallArgs:
+    def __init__(
+        self,
+        names: list[str | None],
+        slots: list[list[_Slot]],
+        kinds: list[list[int]],
+        receiver: Type | None,
+        receiver_expr: Expression | None,
+        expr_type: Callable[[Expression], Type] | None,
+    ) -> None:
+        self.expr_type = expr_type
+        self.names = names
+        self.slots = slots
+        self.kinds = kinds
+        self.receiver = receiver
+        self.receiver_expr = receiver_expr
+
+    @classmethod
+    def of_function(cls, ctx: FunctionContext) -> CallArgs:
+        return cls(
+            list(ctx.callee_arg_names),
+            _slots(ctx.arg_types, ctx.args),
+            _kinds(ctx.arg_kinds),
+            None,
+            None,
+            _expr_typer(ctx),
+        )
+
+    @classmethod
+    def of_method(cls, ctx: MethodContext) -> CallArgs:
+        receiver_expr = None
+        context = ctx.context
+        if isinstance(context, CallExpr) and isinstance(context.callee, MemberExpr):
+            receiver_expr = context.callee.expr
+        elif isinstance(context, (OpExpr, IndexExpr)):
+            receiver_expr = context.left if isinstance(context, OpExpr) else context.base
+        return cls(
+            [None, *ctx.callee_arg_names],
+            [[(ctx.type, receiver_expr)], *_slots(ctx.arg_types, ctx.args)],
+            [[0], *_kinds(ctx.arg_kinds)],
+            ctx.type,
+            receiver_expr,
+            _expr_typer(ctx),
+        )
+
+    # --- lookup ---------------------------------------------------------------------
+    def _slot(self, key: Key, pos: int) -> _Slot | None:
+        if isinstance(key, str) and key in self.names:
+            i = self.names.index(key)
+            if self.slots[i] and self.kinds[i][0] != ARG_STAR:
+                return self.slots[i][0]
+        if pos < len(self.slots) and self.slots[pos] and self.kinds[pos][0] != ARG_STAR:
+            return self.slots[pos][0]
+        return None
+
+    def given(self, key: Key, pos: int) -> bool:
+        return self._slot(key, pos) is not None
+
+    def tensor(self, key: Key, pos: int) -> TensorVal | None:
+        s = self._slot(key, pos)
+        return tensor_val(s[0]) if s is not None else None
+
+    def int_value(self, key: Key, pos: int) -> int | None:
+        s = self._slot(key, pos)
+        if s is None:
+            return None
+        v = int_of_expr(s[1])
+        return v if v is not None else int_of_type(s[0])
+
+    def bool_value(self, key: Key, pos: int, default: bool) -> bool | None:
+        s = self._slot(key, pos)
+        return default if s is None else bool_of_expr(s[1])
+
+    def dtype(self, key: Key, pos: int) -> str | None:
+        s = self._slot(key, pos)
+        return dtype_of_value(s[0]) if s is not None else None
+
+    def dims(self, key: Key, pos: int) -> list[Dim] | None:
+        s = self._slot(key, pos)
+        if s is None:
+            return None
+        return _dims_of(s[1], s[0])
+
+    def varargs_dims(self, pos: int) -> list[Dim] | None:
+        """``zeros(*size)``: ints, or one sequence."""
+        if pos >= len(self.slots) or not self.slots[pos]:
+            return None
+        slots = self.slots[pos]
+        if len(slots) == 1:
+            seq = _dims_of(slots[0][1], slots[0][0])
+            if seq is not None and isinstance(slots[0][1], (ListExpr, TupleExpr)):
+                return seq
+        return [_dim_of(e, t) for t, e in slots]
+
+    def tensor_list(self, key: Key, pos: int) -> list[TensorVal] | None:
+        s = self._slot(key, pos)
+        if s is None or not isinstance(s[1], (ListExpr, TupleExpr)) or self.expr_type is None:
+            return None
+        out: list[TensorVal] = []
+        for item in s[1].items:
+            t = self.expr_type(item)
+            v = tensor_val(t)
+            if v is None:
+                return None
+            out.append(v)
+        return out
+
+    def index_keys(self) -> list[object]:
+        s = self._slot("key", 1) or self._slot("index", 1)
+        e = s[1] if s is not None else None
+        if e is None:
+            return [None]
+        items = e.items if isinstance(e, TupleExpr) else [e]
+        return [_key_of(i) for i in items]
+
+
+def _slots(types: list[list[Type]], exprs: list[list[Expression]]) -> list[list[_Slot]]:
+    return [list(zip(ts, es)) for ts, es in zip(types, exprs)]
+
+
+def _kinds(kinds: list[list[object]]) -> list[list[int]]:
+    return [[ARG_STAR if k == ARG_STAR else 0 for k in ks] for ks in kinds]
+
+
+def _dim_of(e: Expression | None, t: Type | None) -> Dim:
+    v = int_of_expr(e)
+    if v is None:
+        v = int_of_type(t)
+    if v is not None:
+        return v
+    if isinstance(e, NameExpr):
+        return e.name
+    return None
+
+
+def _dims_of(e: Expression | None, t: Type | None) -> list[Dim] | None:
+    if isinstance(e, (ListExpr, TupleExpr)):
+        return [_dim_of(i, None) for i in e.items]
+    p = get_proper_type(t) if t is not None else None
+    if isinstance(p, TupleType):
+        return [int_of_type(i) for i in p.items]
+    return None
+
+
+def _expr_typer(ctx: FunctionContext | MethodContext) -> Callable[[Expression], Type] | None:
+    get = getattr(ctx.api, "get_expression_type", None)
+    if get is None:
+        return None
+
+    def typer(e: Expression) -> Type:
+        return cast(Type, get(e))
+
+    return typer
+
+
+def _linear(e: Expression | None, depth: int = 0) -> dict[str, int] | None:
+    """``i * 8 + 4`` as {"i": 8, "": 4}; None if not linear in names and ints."""
+    if e is None or depth > 8:
+        return None
+    v = int_of_expr(e)
+    if v is not None:
+        return {"": v}
+    if isinstance(e, NameExpr):
+        return {e.name: 1}
+    if isinstance(e, OpExpr) and e.op in ("+", "-", "*"):
+        a, b = _linear(e.left, depth + 1), _linear(e.right, depth + 1)
+        if a is None or b is None:
+            return None
+        if e.op == "*":
+            if set(a) <= {""}:
+                a, b = b, a
+            if not set(b) <= {""}:
+                return None
+            k = b.get("", 0)
+            return {n: c * k for n, c in a.items()}
+        sign = 1 if e.op == "+" else -1
+        out = dict(a)
+        for n, c in b.items():
+            out[n] = out.get(n, 0) + sign * c
+        return out
+    return None
+
+
+def _key_of(e: Expression) -> object:
+    if isinstance(e, EllipsisExpr):
+        return Ellipsis
+    if isinstance(e, SliceExpr):
+        if e.stride is not None:
+            return None
+        start = int_of_expr(e.begin_index) if e.begin_index is not None else None
+        stop = int_of_expr(e.end_index) if e.end_index is not None else None
+        if (e.begin_index is None or start is not None) and (e.end_index is None or stop is not None):
+            return slice(start, stop)
+        lo, hi = _linear(e.begin_index), _linear(e.end_index)
+        if lo is None or hi is None:
+            return Span(None)
+        diff = {n: hi.get(n, 0) - lo.get(n, 0) for n in set(lo) | set(hi)}
+        if any(c for n, c in diff.items() if n):
+            return Span(None)
+        return Span(diff.get("", 0))
+    v = int_of_expr(e)
+    return v if v is not None else None

@@ -1,0 +1,119 @@
+"""mypy hooks for op calls: read the arguments, ask the op table, return the result type.
+
+A hook never decides semantics: :mod:`knowledge.ops` does. Any internal failure degrades
+to the declared return type ("some tensor"), never to a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mypy.nodes import MemberExpr
+from mypy.plugin import AttributeContext, FunctionContext, MethodContext
+from mypy.types import Type, TupleType
+
+from . import diagnostics
+from .call_args import CallArgs
+from .knowledge.ops import OPS, Op, TensorVal
+from .knowledge.shapes import ShapeError, fmt_shape
+from .tensor_types import tensor_type, tensor_val
+
+
+def _result_type(result: TensorVal | tuple[TensorVal, ...], default: Type, named: Callable[..., object]) -> Type:
+    if isinstance(result, tuple):
+        items: list[Type] = [tensor_type(r, named) for r in result]  # type: ignore[arg-type]
+        return TupleType(items, named("builtins.tuple", []))  # type: ignore[arg-type]
+    return tensor_type(result, named)  # type: ignore[arg-type]
+
+
+def _apply(op: Op, args: CallArgs, ctx: FunctionContext | MethodContext, label: str) -> Type:
+    try:
+        result = op.rule(args)
+    except ShapeError as err:
+        diagnostics.shape_error(ctx.api, err, label, ctx.context)
+        return ctx.default_return_type
+    if result is None:
+        return ctx.default_return_type
+    return _result_type(result, ctx.default_return_type, ctx.api.named_generic_type)
+
+
+def function_hook(op: Op) -> Callable[[FunctionContext], Type]:
+    def hook(ctx: FunctionContext) -> Type:
+        try:
+            return _apply(op, CallArgs.of_function(ctx), ctx, f"pypto.{op.name}")
+        except Exception:  # never crash mypy
+            return ctx.default_return_type
+
+    return hook
+
+
+def method_hook(op: Op) -> Callable[[MethodContext], Type]:
+    label = op.name if op.name.startswith("__") else f"Tensor.{op.name}"
+
+    def hook(ctx: MethodContext) -> Type:
+        try:
+            if tensor_val(ctx.type) is None:
+                return ctx.default_return_type
+            return _apply(op, CallArgs.of_method(ctx), ctx, label)
+        except Exception:
+            return ctx.default_return_type
+
+    return hook
+
+
+def no_method_hook(name: str) -> Callable[[MethodContext], Type]:
+    def hook(ctx: MethodContext) -> Type:
+        try:
+            val = tensor_val(ctx.type)
+            receiver = "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
+            diagnostics.no_method(ctx.api, name, receiver, ctx.context)
+        except Exception:
+            pass
+        return ctx.default_return_type
+
+    return hook
+
+
+def constructor_hook(ctx: FunctionContext) -> Type:
+    """``pypto.Tensor([8, 64], pypto.DT_FP32)`` as a value: a tensor of that shape."""
+    try:
+        args = CallArgs.of_function(ctx)
+        dims = args.dims("shape", 0)
+        dtype = args.dtype("dtype", 1) if args.given("dtype", 1) else ("DT_FP32" if dims else None)
+        shape = tuple(dims) if dims else None
+        return tensor_type(TensorVal(shape, dtype), ctx.api.named_generic_type)
+    except Exception:
+        return ctx.default_return_type
+
+
+def attribute_no_method_hook(name: str) -> Callable[[AttributeContext], Type]:
+    def hook(ctx: AttributeContext) -> Type:
+        try:
+            if isinstance(ctx.context, MemberExpr):
+                val = tensor_val(ctx.type)
+                receiver = "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
+                diagnostics.no_method(ctx.api, name, receiver, ctx.context)
+        except Exception:
+            pass
+        return ctx.default_attr_type
+
+    return hook
+
+
+METHOD_TABLE = {f"pypto.Tensor.{name}": op for name, op in OPS.items()}
+FUNCTION_TABLE = {f"pypto.{name}": op for name, op in OPS.items() if not name.startswith("__")}
+
+
+def transpose_attribute_hook(ctx: AttributeContext) -> Type:
+    try:
+        if isinstance(ctx.context, MemberExpr):
+            val = tensor_val(ctx.type)
+            receiver = "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
+            rank = None if val is None or val.shape is None else len(val.shape)
+            from mypy.nodes import NameExpr
+
+            expr = ctx.context.expr.name if isinstance(ctx.context.expr, NameExpr) else "x"
+            diagnostics.transpose_attr(ctx.api, receiver, expr, rank, ctx.context)
+    except Exception:
+        pass
+    return ctx.default_attr_type

@@ -1,0 +1,282 @@
+"""Symbolic shapes and what PyPTO ops do to them (pypto-facts §3, §4).
+
+A dim is an ``int`` (known), a ``str`` (a named symbol: a closure variable, a
+``frontend.dynamic("N")`` name; equal names are equal dims) or ``None`` (unknown).
+A shape is a tuple of dims, or ``None`` when even the rank is unknown.
+Functions raise :class:`ShapeError` only for what is provable from known dims.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Union
+
+Dim = Union[int, str, None]
+Shape = Union[tuple[Dim, ...], None]
+
+
+class ShapeError(Exception):
+    """A shape the compiler rejects; ``code`` names the pypto-* error code."""
+
+    def __init__(self, code: str, message: str, note: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.note = note
+
+
+def fmt_dim(d: Dim) -> str:
+    return "?" if d is None else str(d)
+
+
+def fmt_shape(s: Shape) -> str:
+    if s is None:
+        return "[...]"
+    return "[" + ", ".join(fmt_dim(d) for d in s) + "]"
+
+
+def same_dim(a: Dim, b: Dim) -> bool:
+    """Provably equal (both known ints or the same symbol)."""
+    return a is not None and a == b
+
+
+def differ(a: Dim, b: Dim) -> bool:
+    """Provably different: only two known ints can be."""
+    return isinstance(a, int) and isinstance(b, int) and a != b
+
+
+def normalize_axis(axis: int, rank: int) -> int | None:
+    """Negative axes count from the end; None when out of range."""
+    a = axis + rank if axis < 0 else axis
+    return a if 0 <= a < rank else None
+
+
+def _broadcast_dim(x: Dim, y: Dim) -> Dim:
+    if same_dim(x, y):
+        return x
+    if x == 1:
+        return y
+    if y == 1:
+        return x
+    if isinstance(x, int) and isinstance(y, int):
+        raise ShapeError("pypto-broadcast", "")
+    # One side unknown or symbolic: a valid program has it equal to the other or 1.
+    if isinstance(x, int):
+        return x
+    if isinstance(y, int):
+        return y
+    return None
+
+
+def broadcast(a: Shape, b: Shape) -> Shape:
+    """numpy-style: pad the shorter with leading 1s, each dim equal or 1;
+    each operand may be expanded along at most one axis (B31-B33)."""
+    if a is None or b is None:
+        return None
+    rank = max(len(a), len(b))
+    pa = (1,) * (rank - len(a)) + a
+    pb = (1,) * (rank - len(b)) + b
+    try:
+        out = tuple(_broadcast_dim(x, y) for x, y in zip(pa, pb))
+    except ShapeError:
+        raise ShapeError(
+            "pypto-broadcast",
+            f"shapes {fmt_shape(a)} and {fmt_shape(b)} are not broadcast-compatible",
+            "each dim must be equal, or 1 on one side",
+        ) from None
+    for operand, padded in ((a, pa), (b, pb)):
+        expanded = [i for i, (d, r) in enumerate(zip(padded, out)) if d == 1 and isinstance(r, int) and r != 1]
+        if len(expanded) > 1:
+            raise ShapeError(
+                "pypto-broadcast",
+                f"operand {fmt_shape(operand)} would be expanded along {len(expanded)} axes "
+                f"to {fmt_shape(out)}; PyPTO expands at most one axis per operand",
+                "expand it one axis at a time, e.g. with pypto.expand_clone, or reshape it first",
+            )
+    return out
+
+
+def reduce(shape: Shape, axis: int | None, keepdim: bool) -> Shape:
+    """sum/amax/amin/prod: shape[axis] = 1, dropped unless keepdim; 1-D gives [1]."""
+    if shape is None or axis is None:
+        return None
+    ax = normalize_axis(axis, len(shape))
+    if ax is None:
+        raise ShapeError(
+            "pypto-axis",
+            f"axis {axis} is out of range for a tensor of rank {len(shape)} {fmt_shape(shape)}",
+        )
+    if len(shape) == 1:
+        return (1,)
+    if keepdim:
+        return shape[:ax] + (1,) + shape[ax + 1:]
+    return shape[:ax] + shape[ax + 1:]
+
+
+def reduce_all(shape: Shape) -> Shape:
+    return (1,)
+
+
+def transpose(shape: Shape, dim0: int | None, dim1: int | None) -> Shape:
+    if shape is None:
+        return None
+    if dim0 is None or dim1 is None:
+        return None
+    a, b = normalize_axis(dim0, len(shape)), normalize_axis(dim1, len(shape))
+    if a is None or b is None:
+        bad = dim0 if a is None else dim1
+        raise ShapeError("pypto-axis", f"transpose dim {bad} is out of range for rank {len(shape)} {fmt_shape(shape)}")
+    out = list(shape)
+    out[a], out[b] = out[b], out[a]
+    return tuple(out)
+
+
+def unsqueeze(shape: Shape, dim: int | None) -> Shape:
+    if shape is None or dim is None:
+        return None
+    ax = normalize_axis(dim, len(shape) + 1)
+    if ax is None:
+        raise ShapeError("pypto-axis", f"unsqueeze dim {dim} is out of range for rank {len(shape)} {fmt_shape(shape)}")
+    return shape[:ax] + (1,) + shape[ax:]
+
+
+def numel(shape: Shape) -> int | None:
+    if shape is None:
+        return None
+    n = 1
+    for d in shape:
+        if not isinstance(d, int):
+            return None
+        n *= d
+    return n
+
+
+def reshape(shape: Shape, target: Sequence[Dim] | None) -> Shape:
+    """One -1 is inferred from the element count (X03); a different count is an error (X02)."""
+    if target is None:
+        return None
+    dims = list(target)
+    holes = [i for i, d in enumerate(dims) if d == -1]
+    have = numel(shape)
+    known = numel(tuple(d for d in dims if d != -1))
+    if len(holes) == 1:
+        if have is not None and known is not None and known > 0 and have % known == 0:
+            dims[holes[0]] = have // known
+        else:
+            dims[holes[0]] = None
+        return tuple(dims)
+    if len(holes) > 1:
+        return tuple(None if d == -1 else d for d in dims)
+    if have is not None and known is not None and have != known:
+        raise ShapeError(
+            "pypto-reshape",
+            f"reshape from {fmt_shape(shape)} ({have} elements) to {fmt_shape(tuple(dims))} ({known} elements)",
+            "the element count must stay the same; one dim may be -1",
+        )
+    return tuple(dims)
+
+
+def concat(shapes: Sequence[Shape], dim: int | None) -> Shape:
+    if not shapes or dim is None or any(s is None for s in shapes):
+        return None
+    first = shapes[0]
+    assert first is not None
+    ax = normalize_axis(dim, len(first))
+    if ax is None:
+        return None
+    if any(s is not None and len(s) != len(first) for s in shapes):
+        return None
+    total: Dim = 0
+    for s in shapes:
+        assert s is not None
+        d = s[ax]
+        total = total + d if isinstance(total, int) and isinstance(d, int) else None
+    out = list(first)
+    out[ax] = total
+    return tuple(out)
+
+
+def matmul(a: Shape, b: Shape, a_trans: bool, b_trans: bool) -> Shape:
+    """[..., M, K] @ [..., K, N] -> [..., M, N] on the logical (transposed) views."""
+    if a is None or b is None or len(a) < 2 or len(b) < 2:
+        return None
+    m = a[-1] if a_trans else a[-2]
+    n = b[-2] if b_trans else b[-1]
+    if len(a) != len(b):
+        return None
+    batch: list[Dim] = []
+    for x, y in zip(a[:-2], b[:-2]):
+        batch.append(x if y == 1 else y if x == 1 else x if same_dim(x, y) else None)
+    return tuple(batch) + (m, n)
+
+
+def k_dims(a: Shape, b: Shape, a_trans: bool, b_trans: bool) -> tuple[Dim, Dim]:
+    """The K of each operand (0.2.0 matmul.py): lhs last (-2 with a_trans), rhs -2 (last with b_trans)."""
+    ka: Dim = None
+    kb: Dim = None
+    if a is not None and len(a) >= 2:
+        ka = a[-2] if a_trans else a[-1]
+    if b is not None and len(b) >= 2:
+        kb = b[-1] if b_trans else b[-2]
+    return ka, kb
+
+
+@dataclass(frozen=True)
+class Span:
+    """A slice whose bounds are not known but whose length may be (``a[i*8:(i+1)*8]``)."""
+
+    length: int | None
+
+
+def index(shape: Shape, keys: Sequence[object]) -> Shape:
+    """Tensor.__getitem__: keys are ``int`` (drops the dim), ``slice`` with int/None bounds,
+    :class:`Span`, ``Ellipsis``, or ``None`` for an unknown key (result unknown)."""
+    if shape is None:
+        return None
+    if any(k is None for k in keys):
+        return None
+    n_ell = sum(1 for k in keys if k is Ellipsis)
+    if n_ell > 1:
+        return None
+    real = [k for k in keys if k is not Ellipsis]
+    if len(real) > len(shape):
+        return None
+    if n_ell:
+        pos = list(keys).index(Ellipsis)
+        fill = len(shape) - len(real)
+        expanded: list[object] = list(keys[:pos]) + [slice(None)] * fill + list(keys[pos + 1:])
+    else:
+        expanded = list(keys) + [slice(None)] * (len(shape) - len(real))
+    out: list[Dim] = []
+    for d, k in zip(shape, expanded):
+        if isinstance(k, int):
+            continue
+        if isinstance(k, Span):
+            ok = k.length is not None and (not isinstance(d, int) or k.length <= d)
+            out.append(k.length if ok else None)
+            continue
+        assert isinstance(k, slice)
+        out.append(_slice_len(d, k))
+    return tuple(out)
+
+
+def _slice_len(d: Dim, k: slice) -> Dim:
+    start, stop = k.start, k.stop
+    if start is None and stop is None:
+        return d
+    if not isinstance(d, int):
+        # Without the dim we can still size [a:b] with known bounds of the same sign.
+        if isinstance(start, int) and isinstance(stop, int) and (start >= 0) == (stop >= 0):
+            return max(stop - start, 0)
+        if start is None and isinstance(stop, int) and stop >= 0:
+            return stop
+        return None
+    if (start is not None and not isinstance(start, int)) or (stop is not None and not isinstance(stop, int)):
+        return None
+    lo = 0 if start is None else start + d if start < 0 else start
+    hi = d if stop is None else stop + d if stop < 0 else stop
+    if not 0 <= lo <= hi <= d:
+        # Out-of-range slices are not checked by 0.2.0 (X07): their size is not provable.
+        return None
+    return hi - lo

@@ -1,0 +1,73 @@
+"""The mypy Plugin: maps fullnames to hooks, and nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from mypy.nodes import MypyFile
+from mypy.options import Options
+from mypy.plugin import (
+    AnalyzeTypeContext,
+    AttributeContext,
+    FunctionContext,
+    MethodContext,
+    Plugin,
+    ReportConfigContext,
+)
+from mypy.types import Type
+
+from . import config, hooks
+from .annotations import analyze_tensor
+from .rewrite import rewrite_tensor_annotations
+from .tensor_types import TENSOR
+
+# Declared in the stubs only so they can be reported (see pypto_stubs/__init__.pyi).
+_NO_METHODS: Final = frozenset((
+    "abs", "neg", "pow", "float", "half", "mean", "max", "min", "cast", "to",
+    "permute", "squeeze", "expand", "numel", "size",
+))
+
+
+class PyptoPlugin(Plugin):
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self.config = config.load(options.config_file)
+
+    def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        return self.config.to_json()
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        try:
+            rewrite_tensor_annotations(file)
+        except Exception:  # never crash mypy: the annotations stay as mypy parsed them
+            pass
+        return []
+
+    def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        if fullname == TENSOR:
+            return analyze_tensor
+        return None
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if fullname == TENSOR:
+            return hooks.constructor_hook
+        op = hooks.FUNCTION_TABLE.get(fullname)
+        return hooks.function_hook(op) if op is not None else None
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if fullname.startswith("pypto.Tensor."):
+            name = fullname[len("pypto.Tensor."):]
+            if name in _NO_METHODS:
+                return hooks.no_method_hook(name)
+            op = hooks.METHOD_TABLE.get(fullname)
+            if op is not None:
+                return hooks.method_hook(op)
+        return None
+
+    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        if fullname == "pypto.Tensor.T":
+            return hooks.transpose_attribute_hook
+        if fullname == "pypto.Tensor.ndim":
+            return hooks.attribute_no_method_hook("ndim")
+        return None

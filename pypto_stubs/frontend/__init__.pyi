@@ -1,0 +1,47 @@
+"""Stubs for ``pypto.frontend`` (PyPTO 0.2.0): the JIT decorators."""
+
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar, overload
+
+from pypto import SymbolicScalar
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+class _JitDecorator(Protocol):
+    # Stub-only: what ``jit(...)`` / ``function()`` return when called without the function.
+    def __call__(self, func: _F, /) -> _F: ...
+
+# At runtime ``jit`` returns a JitCallableWrapper (and ``function`` a NestedFunctionMarker);
+# the stubs keep the decorated function's own type so that kernel bodies and call sites
+# stay checkable.
+@overload
+def jit(
+    func: _F,
+    *,
+    host_options: dict[str, Any] | None = None,
+    codegen_options: dict[str, Any] | None = None,
+    pass_options: dict[str, Any] | None = None,
+    runtime_options: dict[str, Any] | None = None,
+    verify_options: dict[str, Any] | None = None,
+    debug_options: dict[str, Any] | None = None,
+    infer_controlflow_shape: Any | None = None,
+    use_cache: bool = True,
+) -> _F: ...
+@overload
+def jit(
+    func: None = None,
+    *,
+    host_options: dict[str, Any] | None = None,
+    codegen_options: dict[str, Any] | None = None,
+    pass_options: dict[str, Any] | None = None,
+    runtime_options: dict[str, Any] | None = None,
+    verify_options: dict[str, Any] | None = None,
+    debug_options: dict[str, Any] | None = None,
+    infer_controlflow_shape: Any | None = None,
+    use_cache: bool = True,
+) -> _JitDecorator: ...
+@overload
+def function(func: _F) -> _F: ...
+@overload
+def function(func: None = None) -> _JitDecorator: ...
+def dynamic(name: str) -> SymbolicScalar: ...
