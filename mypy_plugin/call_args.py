@@ -11,6 +11,7 @@ from typing import Union, cast
 
 from mypy.nodes import (
     ARG_STAR,
+    ArgKind,
     CallExpr,
     EllipsisExpr,
     IndexExpr,
@@ -71,7 +72,7 @@ class CallArgs:
         self,
         names: list[str | None],
         slots: list[list[_Slot]],
-        kinds: list[list[int]],
+        stars: list[list[bool]],
         receiver: Type | None,
         receiver_expr: Expression | None,
         expr_type: Callable[[Expression], Type] | None,
@@ -79,7 +80,7 @@ class CallArgs:
         self.expr_type = expr_type
         self.names = names
         self.slots = slots
-        self.kinds = kinds
+        self.stars = stars
         self.receiver = receiver
         self.receiver_expr = receiver_expr
 
@@ -105,7 +106,7 @@ class CallArgs:
         return cls(
             [None, *ctx.callee_arg_names],
             [[(ctx.type, receiver_expr)], *_slots(ctx.arg_types, ctx.args)],
-            [[0], *_kinds(ctx.arg_kinds)],
+            [[False], *_kinds(ctx.arg_kinds)],
             ctx.type,
             receiver_expr,
             _expr_typer(ctx),
@@ -115,9 +116,9 @@ class CallArgs:
     def _slot(self, key: Key, pos: int) -> _Slot | None:
         if isinstance(key, str) and key in self.names:
             i = self.names.index(key)
-            if self.slots[i] and self.kinds[i][0] != ARG_STAR:
+            if self.slots[i] and not self.stars[i][0]:
                 return self.slots[i][0]
-        if pos < len(self.slots) and self.slots[pos] and self.kinds[pos][0] != ARG_STAR:
+        if pos < len(self.slots) and self.slots[pos] and not self.stars[pos][0]:
             return self.slots[pos][0]
         return None
 
@@ -173,6 +174,21 @@ class CallArgs:
             out.append(v)
         return out
 
+    def source(self, key: Key, pos: int) -> str | None:
+        s = self._slot(key, pos)
+        e = s[1] if s is not None else None
+        if isinstance(e, NameExpr):
+            return e.name
+        if isinstance(e, MemberExpr):
+            parts = [e.name]
+            base: Expression = e.expr
+            while isinstance(base, MemberExpr):
+                parts.append(base.name)
+                base = base.expr
+            if isinstance(base, NameExpr):
+                return ".".join([base.name, *reversed(parts)])
+        return None
+
     def index_keys(self) -> list[object]:
         s = self._slot("key", 1) or self._slot("index", 1)
         e = s[1] if s is not None else None
@@ -186,8 +202,9 @@ def _slots(types: list[list[Type]], exprs: list[list[Expression]]) -> list[list[
     return [list(zip(ts, es)) for ts, es in zip(types, exprs)]
 
 
-def _kinds(kinds: list[list[object]]) -> list[list[int]]:
-    return [[ARG_STAR if k == ARG_STAR else 0 for k in ks] for ks in kinds]
+def _kinds(kinds: list[list[ArgKind]]) -> list[list[bool]]:
+    """Per formal: is each actual a ``*args`` spread (its position is then unknown)."""
+    return [[k == ARG_STAR for k in ks] for ks in kinds]
 
 
 def _dim_of(e: Expression | None, t: Type | None) -> Dim:

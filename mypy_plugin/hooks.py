@@ -10,13 +10,13 @@ from collections.abc import Callable
 
 from mypy.nodes import MemberExpr
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext
-from mypy.types import Type, TupleType
+from mypy.types import AnyType, CallableType, Type, TupleType, TypeOfAny, get_proper_type
 
 from . import diagnostics
 from .call_args import CallArgs
 from .knowledge.ops import OPS, Op, TensorVal
 from .knowledge.shapes import ShapeError, fmt_shape
-from .tensor_types import tensor_type, tensor_val
+from .tensor_types import is_tensor, tensor_type, tensor_val
 
 
 def _result_type(result: TensorVal | tuple[TensorVal, ...], default: Type, named: Callable[..., object]) -> Type:
@@ -47,8 +47,12 @@ def function_hook(op: Op) -> Callable[[FunctionContext], Type]:
     return hook
 
 
+_OPERATORS = {"__matmul__": "a @ b", "__getitem__": "indexing", "__add__": "+", "__sub__": "-", "__mul__": "*",
+              "__truediv__": "/", "__radd__": "+", "__rsub__": "-", "__rmul__": "*", "__rtruediv__": "/"}
+
+
 def method_hook(op: Op) -> Callable[[MethodContext], Type]:
-    label = op.name if op.name.startswith("__") else f"Tensor.{op.name}"
+    label = _OPERATORS.get(op.name, op.name) if op.name.startswith("__") else f"Tensor.{op.name}"
 
     def hook(ctx: MethodContext) -> Type:
         try:
@@ -117,3 +121,27 @@ def transpose_attribute_hook(ctx: AttributeContext) -> Type:
     except Exception:
         pass
     return ctx.default_attr_type
+
+
+def _relax_kernel(t: Type) -> Type:
+    """A decorated kernel keeps its signature, but callers pass torch tensors (host code)
+    or tensors whose dims the annotation names differently: tensor parameters accept Any."""
+    p = get_proper_type(t)
+    if not isinstance(p, CallableType):
+        return t
+    any_t = AnyType(TypeOfAny.special_form)
+    return p.copy_modified(arg_types=[any_t if is_tensor(a) else a for a in p.arg_types])
+
+
+def decorator_function_hook(ctx: FunctionContext) -> Type:
+    try:
+        return _relax_kernel(ctx.default_return_type)
+    except Exception:
+        return ctx.default_return_type
+
+
+def decorator_method_hook(ctx: MethodContext) -> Type:
+    try:
+        return _relax_kernel(ctx.default_return_type)
+    except Exception:
+        return ctx.default_return_type

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Final
 
 from mypy.nodes import MypyFile
@@ -29,13 +31,27 @@ _NO_METHODS: Final = frozenset((
 ))
 
 
+def _fingerprint() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+_PLUGIN_FINGERPRINT: Final = _fingerprint()
+
+
+_DECORATORS: Final = frozenset({"pypto.frontend.jit", "pypto.frontend.function"})
+
+
 class PyptoPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         self.config = config.load(options.config_file)
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
-        return self.config.to_json()
+        # The plugin's own code is part of the answer: a new version rechecks everything.
+        return {"plugin": _PLUGIN_FINGERPRINT, **self.config.to_json()}
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         try:
@@ -45,17 +61,21 @@ class PyptoPlugin(Plugin):
         return []
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
-        if fullname == TENSOR:
+        if fullname in (TENSOR, "pypto.tensor"):  # `tensor` is the runtime alias
             return analyze_tensor
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == TENSOR:
             return hooks.constructor_hook
+        if fullname in _DECORATORS:
+            return hooks.decorator_function_hook
         op = hooks.FUNCTION_TABLE.get(fullname)
         return hooks.function_hook(op) if op is not None else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if fullname == "pypto.frontend._JitDecorator.__call__":
+            return hooks.decorator_method_hook
         if fullname.startswith("pypto.Tensor."):
             name = fullname[len("pypto.Tensor."):]
             if name in _NO_METHODS:

@@ -25,6 +25,7 @@ from mypy.types import CallableType, EllipsisType, RawExpressionType, Type, Type
 EXPR_PREFIX: Final = "="  # marks a dim kept as source text (never a valid type string)
 _TENSOR_NAMES: Final = frozenset({"Tensor", "tensor"})
 _MAX_DEPTH: Final = 8
+_ALIAS_TARGETS: Final = (ast.Name, ast.Attribute, ast.Constant, ast.List, ast.Tuple, ast.Dict)
 
 
 def _dotted(node: ast.expr) -> str | None:
@@ -89,7 +90,10 @@ class ModuleConstants:
     def resolve(self, node: ast.expr, depth: int = 0) -> ast.expr:
         """Follow a module-level alias (``_BH = pypto.DYNAMIC``, ``_QKG = [...]``)."""
         while isinstance(node, ast.Name) and node.id in self.values and depth < _MAX_DEPTH:
-            node = self.values[node.id]
+            value = self.values[node.id]
+            if not isinstance(value, _ALIAS_TARGETS):
+                break  # ``N = pypto.frontend.dynamic("N")``: the name itself is the symbol
+            node = value
             depth += 1
         return node
 

@@ -38,6 +38,7 @@ class Args(Protocol):
     def varargs_dims(self, pos: int) -> list[Dim] | None: ...
     def tensor_list(self, key: Key, pos: int) -> list[TensorVal] | None: ...
     def index_keys(self) -> list[object]: ...
+    def source(self, key: Key, pos: int) -> str | None: ...
 
 
 Result = Union[TensorVal, tuple[TensorVal, ...], None]
@@ -213,6 +214,39 @@ def _topk(a: Args) -> Result:
     return (TensorVal(shape, x.dtype), TensorVal(shape, INT32))
 
 
+def check_matmul_k(x: Shape, y: Shape, a_trans: bool, b_trans: bool, call: str) -> None:
+    """``call`` renders the fixed call, given the b_trans to use."""
+    """0.2.0 matmul.py: K-dimension valid shape mismatch (M03, M05, M08, M10, M30)."""
+    ka, kb = shapes.k_dims(x, y, a_trans, b_trans)
+    if not shapes.differ(ka, kb):
+        return
+    assert x is not None and y is not None
+    flags = f"a_trans={a_trans}, b_trans={b_trans}"
+    head = (
+        f"K-dimension mismatch: input {shapes.fmt_shape(x)} has K={ka}, "
+        f"mat2 {shapes.fmt_shape(y)} has K={kb} ({flags})"
+    )
+    ones = (not b_trans and y[-1] == 1) or (b_trans and y[-2] == 1)
+    if ones:
+        want = f"[{ka}, 1]" if not b_trans else f"[1, {ka}]"
+        head += f"; as a ones-vector reduction over the last axis of the input, mat2 must be {want}"
+    # Would the other b_trans make K agree? Then that is the fix.
+    other_ka, other_kb = shapes.k_dims(x, y, a_trans, not b_trans)
+    if shapes.same_dim(other_ka, other_kb):
+        note = f"use {call.format(b_trans=not b_trans)}"
+    elif ones:
+        note = f"build the ones vector with {ka} rows: pypto.full([{ka}, 1], 1.0, pypto.DT_FP32)"
+    else:
+        note = "the input's K (last dim, or dim -2 with a_trans) must equal mat2's K (dim -2, or last with b_trans)"
+    raise shapes.ShapeError("pypto-matmul-k", head, note)
+
+
+def _matmul_call(a: Args, rhs_key: str, out: str | None, a_trans: bool) -> str:
+    lhs, rhs = a.source("input", 0) or "a", a.source(rhs_key, 1) or "b"
+    flags = ", a_trans=True" if a_trans else ""
+    return f"pypto.matmul({lhs}, {rhs}, {out or 'out_dtype'}{flags}, b_trans={{b_trans}})"
+
+
 def _matmul(a: Args) -> Result:
     x, y = a.tensor("input", 0), a.tensor("mat2", 1)
     if x is None or y is None:
@@ -221,6 +255,7 @@ def _matmul(a: Args) -> Result:
     b_trans = a.bool_value("b_trans", 99, False)
     if a_trans is None or b_trans is None:
         return TensorVal(None, a.dtype("out_dtype", 2))
+    check_matmul_k(x.shape, y.shape, a_trans, b_trans, _matmul_call(a, "mat2", a.source("out_dtype", 2), a_trans))
     return TensorVal(shapes.matmul(x.shape, y.shape, a_trans, b_trans), a.dtype("out_dtype", 2))
 
 
@@ -233,6 +268,8 @@ def _matmul_operator(a: Args) -> Result:
     if x is None or y is None:
         return None
     out = _MATMUL_OPERATOR_OUT.get(y.dtype or "")
+    out_src = f"pypto.{out}" if out else "out_dtype"
+    check_matmul_k(x.shape, y.shape, False, False, _matmul_call(a, "other", out_src, False))
     return TensorVal(shapes.matmul(x.shape, y.shape, False, False), out)
 
 

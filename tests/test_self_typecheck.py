@@ -1,0 +1,14 @@
+"""The plugin type-checks itself with mypy --strict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mypy import api
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_plugin_is_strict_clean() -> None:
+    stdout, stderr, status = api.run(["--strict", "--no-incremental", str(ROOT / "mypy_plugin")])
+    assert status == 0, stdout + stderr
