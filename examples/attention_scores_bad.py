@@ -12,6 +12,7 @@ def attention_scores(
     k: pypto.Tensor([SEQ, HEAD_DIM], pypto.DT_FP16),
     out: pypto.Tensor([SEQ, SEQ], pypto.DT_FP32),
 ):
+    pypto.set_vec_tile_shapes(SEQ, SEQ)
     pypto.set_cube_tile_shapes([16, 16], [32, 32], [16, 16])
     # Bug 1: PyPTO tensors have no .T (AttributeError at trace time).
     scores = pypto.matmul(q, k.T, pypto.DT_FP32)

@@ -37,19 +37,19 @@ class PluginConfig:
         return asdict(self)
 
     @classmethod
-    def from_mapping(cls, raw: dict[str, Any], where: str) -> PluginConfig:
+    def from_mapping(cls, raw: dict[str, Any]) -> PluginConfig:
         known = {f for f in cls.__dataclass_fields__}
         unknown = sorted(set(raw) - known)
         if unknown:
             raise ConfigError(
-                f"{where}: unknown option(s) {', '.join(unknown)} in [{SECTION}]; "
+                f"unknown option(s) {', '.join(unknown)} in [{SECTION}]; "
                 f"known: {', '.join(sorted(known))}"
             )
         values = {k: str(v) for k, v in raw.items()}
         fallback = values.get("reduce_align_fallback", "tile")
         if fallback not in _FALLBACKS:
             raise ConfigError(
-                f'{where}: reduce_align_fallback must be one of {", ".join(_FALLBACKS)}, not "{fallback}"'
+                f'reduce_align_fallback must be one of {", ".join(_FALLBACKS)}, not "{fallback}"'
             )
         return cls(**values)
 
@@ -66,10 +66,10 @@ def load(config_file: str | None) -> PluginConfig:
             data = tomllib.load(f)
         section = data.get("tool", {}).get(SECTION, {})
         if not isinstance(section, dict):
-            raise ConfigError(f"{path}: [tool.{SECTION}] must be a table")
-        return PluginConfig.from_mapping(section, str(path))
+            raise ConfigError(f"[tool.{SECTION}] must be a table")
+        return PluginConfig.from_mapping(section)
     parser = configparser.ConfigParser()
     parser.read(path)
     if not parser.has_section(SECTION):
         return PluginConfig()
-    return PluginConfig.from_mapping(dict(parser.items(SECTION)), str(path))
+    return PluginConfig.from_mapping(dict(parser.items(SECTION)))

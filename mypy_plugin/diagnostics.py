@@ -21,7 +21,8 @@ def shape_error(api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Cont
     code = codes.BY_NAME.get(err.code)
     if code is None:
         return
-    report(api, code, f"{op}: {err.message}", err.note, ctx)
+    message = err.message if err.message.startswith(op) else f"{op}: {err.message}"
+    report(api, code, message, err.note, ctx)
 
 
 NO_METHOD_FIX = {

@@ -21,8 +21,9 @@ MATMUL_K: Final = ErrorCode("pypto-matmul-k", "matmul operands whose K dims diff
 BROADCAST: Final = ErrorCode("pypto-broadcast", "Shapes that do not broadcast", _CATEGORY)
 RESHAPE: Final = ErrorCode("pypto-reshape", "reshape/view that changes the element count or rank", _CATEGORY)
 AXIS: Final = ErrorCode("pypto-axis", "Axis out of range", _CATEGORY)
+TILE_MISSING: Final = ErrorCode("pypto-tile-missing", "An op with no vec/cube tile set before it", _CATEGORY)
 ANNOTATION: Final = ErrorCode("pypto-annotation", "A tensor annotation the plugin cannot read", _CATEGORY)
 
 BY_NAME: Final[dict[str, ErrorCode]] = {
-    c.code: c for c in (TRANSPOSE, NO_METHOD, REDUCE_ALIGN, MATMUL_K, BROADCAST, RESHAPE, AXIS, ANNOTATION)
+    c.code: c for c in (TRANSPOSE, NO_METHOD, REDUCE_ALIGN, MATMUL_K, BROADCAST, RESHAPE, AXIS, TILE_MISSING, ANNOTATION)
 }

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import MemberExpr
+from mypy.nodes import FuncDef, MemberExpr, MypyFile
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext
 from mypy.types import AnyType, CallableType, Type, TupleType, TypeOfAny, get_proper_type
 
 from . import diagnostics
 from .call_args import CallArgs
+from .config import PluginConfig
+from .knowledge.checks import CHECKS_BY_KIND, Env
 from .knowledge.ops import OPS, Op, TensorVal
 from .knowledge.shapes import ShapeError, fmt_shape
 from .tensor_types import is_tensor, tensor_type, tensor_val
+from .tile_flow import ConstValue, TileFlowCache
 
 
 def _result_type(result: TensorVal | tuple[TensorVal, ...], default: Type, named: Callable[..., object]) -> Type:
@@ -26,39 +29,76 @@ def _result_type(result: TensorVal | tuple[TensorVal, ...], default: Type, named
     return tensor_type(result, named)  # type: ignore[arg-type]
 
 
-def _apply(op: Op, args: CallArgs, ctx: FunctionContext | MethodContext, label: str) -> Type:
+class Session:
+    """What the hooks share for one mypy run: options, module constants, tile-flow cache."""
+
+    def __init__(self, config: PluginConfig) -> None:
+        self.config = config
+        self.module_consts: dict[str, dict[str, ConstValue]] = {}
+        self.tiles = TileFlowCache()
+
+    def env(self, ctx: FunctionContext | MethodContext) -> Env | None:
+        """Tiles in force at this call, or None outside a function (or if mypy hides it)."""
+        api = ctx.api
+        scope = getattr(api, "scope", None)
+        module = getattr(api, "tree", None)
+        func = scope.current_function() if scope is not None else None
+        if not isinstance(func, FuncDef) or not isinstance(module, MypyFile):
+            return None
+        modules = getattr(api, "modules", {})
+        state = self.tiles.state_at(module, func, ctx.context, self.module_consts, modules)
+        if state is None:
+            return None
+        return Env(state.vec, state.cube, self.config.has_reduce_align_rule, self.config.reduce_align_fallback)
+
+
+def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | MethodContext, label: str) -> Type:
     try:
         result = op.rule(args)
     except ShapeError as err:
         diagnostics.shape_error(ctx.api, err, label, ctx.context)
         return ctx.default_return_type
+    checks = CHECKS_BY_KIND.get(op.kind, ())
+    if checks:
+        env = session.env(ctx)
+        if env is not None:
+            for check in checks:
+                problem = check(op.name, label, args, env)
+                if problem is not None:
+                    diagnostics.shape_error(ctx.api, problem, label, ctx.context)
+                    break
     if result is None:
         return ctx.default_return_type
     return _result_type(result, ctx.default_return_type, ctx.api.named_generic_type)
 
 
-def function_hook(op: Op) -> Callable[[FunctionContext], Type]:
+def function_hook(session: Session, op: Op) -> Callable[[FunctionContext], Type]:
     def hook(ctx: FunctionContext) -> Type:
         try:
-            return _apply(op, CallArgs.of_function(ctx), ctx, f"pypto.{op.name}")
+            return _apply(session, op, CallArgs.of_function(ctx), ctx, f"pypto.{op.name}")
         except Exception:  # never crash mypy
             return ctx.default_return_type
 
     return hook
 
 
-_OPERATORS = {"__matmul__": "a @ b", "__getitem__": "indexing", "__add__": "+", "__sub__": "-", "__mul__": "*",
-              "__truediv__": "/", "__radd__": "+", "__rsub__": "-", "__rmul__": "*", "__rtruediv__": "/"}
+_OPERATORS = {
+    "__add__": "+", "__radd__": "+", "__iadd__": "+=", "__sub__": "-", "__rsub__": "-", "__isub__": "-=",
+    "__mul__": "*", "__rmul__": "*", "__imul__": "*=", "__truediv__": "/", "__rtruediv__": "/",
+    "__itruediv__": "/=", "__floordiv__": "//", "__mod__": "%", "__pow__": "**", "__neg__": "unary -",
+    "__pos__": "unary +", "__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "__gt__": ">",
+    "__ge__": ">=", "__matmul__": "@", "__getitem__": "[]",
+}
 
 
-def method_hook(op: Op) -> Callable[[MethodContext], Type]:
-    label = _OPERATORS.get(op.name, op.name) if op.name.startswith("__") else f"Tensor.{op.name}"
+def method_hook(session: Session, op: Op) -> Callable[[MethodContext], Type]:
+    label = f"operator {_OPERATORS.get(op.name, op.name)}" if op.name.startswith("__") else f"Tensor.{op.name}"
 
     def hook(ctx: MethodContext) -> Type:
         try:
             if tensor_val(ctx.type) is None:
                 return ctx.default_return_type
-            return _apply(op, CallArgs.of_method(ctx), ctx, label)
+            return _apply(session, op, CallArgs.of_method(ctx), ctx, label)
         except Exception:
             return ctx.default_return_type
 

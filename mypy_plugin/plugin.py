@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
@@ -21,7 +22,7 @@ from mypy.types import Type
 
 from . import config, hooks
 from .annotations import analyze_tensor
-from .rewrite import rewrite_tensor_annotations
+from .rewrite import prepare_module
 from .tensor_types import TENSOR
 
 # Declared in the stubs only so they can be reported (see pypto_stubs/__init__.pyi).
@@ -47,7 +48,13 @@ _DECORATORS: Final = frozenset({"pypto.frontend.jit", "pypto.frontend.function"}
 class PyptoPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.config = config.load(options.config_file)
+        try:
+            self.config = config.load(options.config_file)
+        except config.ConfigError as err:
+            # Like mypy's own config errors: one line, exit status 2, no traceback.
+            sys.stderr.write(f"{options.config_file}: error: {err}\n")
+            raise SystemExit(2) from None
+        self.session = hooks.Session(self.config)
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         # The plugin's own code is part of the answer: a new version rechecks everything.
@@ -55,9 +62,13 @@ class PyptoPlugin(Plugin):
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         try:
-            rewrite_tensor_annotations(file)
+            consts = prepare_module(file)
         except Exception:  # never crash mypy: the annotations stay as mypy parsed them
-            pass
+            consts = None
+        if consts is None:
+            self.session.module_consts.pop(file.fullname, None)
+        else:
+            self.session.module_consts[file.fullname] = consts
         return []
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
@@ -71,7 +82,7 @@ class PyptoPlugin(Plugin):
         if fullname in _DECORATORS:
             return hooks.decorator_function_hook
         op = hooks.FUNCTION_TABLE.get(fullname)
-        return hooks.function_hook(op) if op is not None else None
+        return hooks.function_hook(self.session, op) if op is not None else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname == "pypto.frontend._JitDecorator.__call__":
@@ -82,7 +93,7 @@ class PyptoPlugin(Plugin):
                 return hooks.no_method_hook(name)
             op = hooks.METHOD_TABLE.get(fullname)
             if op is not None:
-                return hooks.method_hook(op)
+                return hooks.method_hook(self.session, op)
         return None
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:

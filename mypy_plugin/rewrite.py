@@ -87,6 +87,19 @@ class ModuleConstants:
                 return int(a**b)
         return None
 
+    def export(self) -> dict[str, int | tuple[int | None, ...]]:
+        """Constants a kernel body may use as tile values: ints and tuples/lists of ints."""
+        out: dict[str, int | tuple[int | None, ...]] = {}
+        for name, value in self.values.items():
+            v = self.int_value(value)
+            if v is not None:
+                out[name] = v
+                continue
+            node = self.resolve(value)
+            if isinstance(node, (ast.List, ast.Tuple)):
+                out[name] = tuple(self.int_value(e) for e in node.elts)
+        return out
+
     def resolve(self, node: ast.expr, depth: int = 0) -> ast.expr:
         """Follow a module-level alias (``_BH = pypto.DYNAMIC``, ``_QKG = [...]``)."""
         while isinstance(node, ast.Name) and node.id in self.values and depth < _MAX_DEPTH:
@@ -268,25 +281,35 @@ def _annotated(file: MypyFile) -> list[FuncDef | AssignmentStmt]:
     return found
 
 
-def rewrite_tensor_annotations(file: MypyFile) -> None:
-    """Rewrite the module's tensor annotations in place (no-op when there are none)."""
+_TILE_SETTERS: Final = ("set_vec_tile_shapes", "set_cube_tile_shapes")
+
+
+def prepare_module(file: MypyFile) -> dict[str, int | tuple[int | None, ...]] | None:
+    """Rewrite the module's tensor annotations in place; return its constants when the module
+    sets tiles (the tile pass reads them). Files that mention neither are not re-read."""
     if file.is_stub or not file.path.endswith(".py"):
-        return
+        return None
     try:
         with open(file.path, encoding="utf-8") as f:
             source = f.read()
     except (OSError, UnicodeDecodeError):
-        return
-    if "ensor" not in source:
-        return
-    targets = _annotated(file)
-    if not targets:
-        return
+        return None
+    sets_tiles = any(name in source for name in _TILE_SETTERS)
+    targets = _annotated(file) if "ensor" in source else []
+    if not targets and not sets_tiles:
+        return None
     try:
         tree = ast.parse(source, filename=file.path)
     except (SyntaxError, ValueError):
-        return
-    canon = _Canonicalizer(ModuleConstants(tree))
+        return None
+    consts = ModuleConstants(tree)
+    if targets:
+        _rewrite(targets, tree, consts)
+    return consts.export() if sets_tiles else None
+
+
+def _rewrite(targets: list[FuncDef | AssignmentStmt], tree: ast.Module, consts: ModuleConstants) -> None:
+    canon = _Canonicalizer(consts)
     nodes = _annotation_nodes(tree)
 
     def new_type(t: Type | None) -> Type | None:

@@ -43,7 +43,7 @@ class Args(Protocol):
 
 Result = Union[TensorVal, tuple[TensorVal, ...], None]
 Rule = Callable[[Args], Result]
-OpKind = Literal["elementwise", "compare", "unary", "reduction", "matmul", "layout", "creation", "other"]
+OpKind = Literal["elementwise", "compare", "unary", "cast", "reduction", "matmul", "layout", "creation", "other"]
 
 
 @dataclass(frozen=True)
@@ -310,7 +310,7 @@ _ROWS: list[tuple[OpKind, Rule, Sequence[str]]] = [
     ("reduction", _var, ["var"]),
     ("reduction", _softmax, ["softmax"]),
     ("reduction", _same, ["rms_norm"]),
-    ("layout", _cast, ["cast"]),
+    ("cast", _cast, ["cast"]),
     ("layout", _reshape, ["reshape"]),
     ("layout", _view, ["view"]),
     ("layout", _transpose, ["transpose"]),

@@ -1,0 +1,304 @@
+"""Which tiles are in force at each op of a function: one pass over its body, in program order.
+
+Branches merge (different values become UNKNOWN), loop bodies are walked with the state
+they may be entered with on a later iteration, and calls to helpers of the same module that
+set tiles apply the helper's effect. A call into another (non-stub) module may set tiles we
+cannot see consistently in incremental runs, so it makes the state UNKNOWN.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from typing import Final, Union
+
+from mypy.nodes import (
+    ARG_STAR,
+    AssignmentStmt,
+    Block,
+    CallExpr,
+    Decorator,
+    Expression,
+    ForStmt,
+    FuncDef,
+    IfStmt,
+    IntExpr,
+    ListExpr,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    Node,
+    OpExpr,
+    OperatorAssignmentStmt,
+    RefExpr,
+    Statement,
+    TryStmt,
+    TupleExpr,
+    UnaryExpr,
+    Var,
+    WhileStmt,
+    WithStmt,
+)
+
+from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
+
+ConstValue = Union[int, tuple[Union[int, None], ...]]
+# module fullname -> its module-level constants (from the post-parse pass, this run only)
+ModuleConstTable = Mapping[str, Mapping[str, ConstValue]]
+
+SET_VEC: Final = "pypto.set_vec_tile_shapes"
+SET_CUBE: Final = "pypto.set_cube_tile_shapes"
+KERNEL_DECORATORS: Final = frozenset({"pypto.frontend.jit"})
+_MAX_HELPER_DEPTH: Final = 3
+_ARITH: Final[dict[str, Callable[[int, int], int]]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b,
+}
+_CACHE_SIZE: Final = 512
+
+
+class _Flow:
+    def __init__(self, module: MypyFile, consts: ModuleConstTable, modules: Mapping[str, MypyFile], depth: int) -> None:
+        self.module = module
+        self.consts = consts.get(module.fullname, {})
+        self.modules = modules
+        self.depth = depth
+        self.at: dict[int, TileState] = {}
+
+    # --- values -------------------------------------------------------------------
+    def _int(self, e: Expression) -> int | None:
+        if isinstance(e, IntExpr):
+            return e.value
+        if isinstance(e, UnaryExpr) and e.op == "-" and isinstance(e.expr, IntExpr):
+            return -e.expr.value
+        if isinstance(e, RefExpr) and isinstance(e.node, Var):
+            if type(e.node.final_value) is int:
+                return e.node.final_value
+            v = self._module_const(e)
+            return v if isinstance(v, int) else None
+        if isinstance(e, OpExpr) and e.op in _ARITH:
+            a, b = self._int(e.left), self._int(e.right)
+            if a is None or b is None or (e.op == "//" and b == 0):
+                return None
+            return _ARITH[e.op](a, b)
+        return None
+
+    def _module_const(self, e: RefExpr) -> ConstValue | None:
+        if isinstance(e, NameExpr) and e.fullname == f"{self.module.fullname}.{e.name}":
+            return self.consts.get(e.name)
+        return None
+
+    def _ints(self, e: Expression) -> tuple[int | None, ...] | None:
+        if isinstance(e, (ListExpr, TupleExpr)):
+            return tuple(self._int(i) for i in e.items)
+        if isinstance(e, RefExpr):
+            v = self._module_const(e)
+            return v if isinstance(v, tuple) else None
+        return None
+
+    def _vec(self, call: CallExpr) -> TileState | None:
+        dims: list[int | None] = []
+        for arg, kind in zip(call.args, call.arg_kinds):
+            if kind == ARG_STAR:
+                spread = self._ints(arg)
+                if spread is None:
+                    return None
+                dims.extend(spread)
+            else:
+                dims.append(self._int(arg))
+        return TileState(tuple(dims), UNKNOWN)
+
+    def _cube(self, call: CallExpr) -> tuple[tuple[int | None, ...], ...] | None:
+        if len(call.args) < 3 or any(k == ARG_STAR for k in call.arg_kinds[:3]):
+            return None
+        parts = [self._ints(a) for a in call.args[:3]]
+        if any(p is None for p in parts):
+            return None
+        return tuple(p for p in parts if p is not None)
+
+    # --- walking ------------------------------------------------------------------
+    def block(self, stmts: Iterable[Statement], state: TileState) -> TileState:
+        for s in stmts:
+            state = self.stmt(s, state)
+        return state
+
+    def stmt(self, s: Statement, state: TileState) -> TileState:
+        if isinstance(s, Block):
+            return self.block(s.body, state)
+        if isinstance(s, (FuncDef, Decorator)):
+            return state  # nested definitions run when called
+        if isinstance(s, IfStmt):
+            for cond in s.expr:
+                state = self.expr(cond, state)
+            outs = [self.block(b.body, state) for b in s.body]
+            outs.append(self.block(s.else_body.body, state) if s.else_body else state)
+            merged = outs[0]
+            for o in outs[1:]:
+                merged = merged.join(o)
+            return merged
+        if isinstance(s, (ForStmt, WhileStmt)):
+            head = s.expr
+            state = self.expr(head, state)
+            once = self.block(s.body.body, state)
+            entry = state.join(once)
+            if entry != state:
+                once = self.block(s.body.body, entry)  # later iterations start from the merge
+            after = entry.join(once)
+            if s.else_body:
+                after = self.block(s.else_body.body, after)
+            return after
+        if isinstance(s, WithStmt):
+            for e in s.expr:
+                state = self.expr(e, state)
+            return self.block(s.body.body, state)
+        if isinstance(s, TryStmt):
+            body = self.block(s.body.body, state)
+            merged = body
+            for h in s.handlers:
+                merged = merged.join(self.block(h.body, state.join(body)))
+            if s.else_body:
+                merged = merged.join(self.block(s.else_body.body, body))
+            if s.finally_body:
+                merged = self.block(s.finally_body.body, merged)
+            return merged
+        if isinstance(s, AssignmentStmt):
+            state = self.expr(s.rvalue, state)
+            for lv in s.lvalues:
+                state = self.expr(lv, state)
+            return state
+        if isinstance(s, OperatorAssignmentStmt):
+            state = self.expr(s.rvalue, state)
+            return self.expr(s.lvalue, state)
+        for e in _child_exprs(s):
+            state = self.expr(e, state)
+        return state
+
+    def expr(self, e: Expression | None, state: TileState) -> TileState:
+        if e is None:
+            return state
+        if isinstance(e, CallExpr):
+            state = self.expr(e.callee, state) if not isinstance(e.callee, RefExpr) else state
+            for a in e.args:
+                state = self.expr(a, state)
+            self.at[id(e)] = state
+            return self.call(e, state)
+        for child in _child_exprs(e):
+            state = self.expr(child, state)
+        self.at[id(e)] = state
+        return state
+
+    def call(self, e: CallExpr, state: TileState) -> TileState:
+        callee = e.callee
+        if isinstance(callee, MemberExpr) and not isinstance(callee.expr, (NameExpr, MemberExpr)):
+            return state
+        if not isinstance(callee, RefExpr):
+            return state
+        if callee.fullname == SET_VEC:
+            new = self._vec(e)
+            return TileState(new.vec if new else UNKNOWN, state.cube)
+        if callee.fullname == SET_CUBE:
+            cube = self._cube(e)
+            return TileState(state.vec, cube if cube is not None else UNKNOWN)
+        node = callee.node
+        func = node.func if isinstance(node, Decorator) else node
+        if not isinstance(func, FuncDef):
+            return state
+        owner = func.fullname.rsplit(".", 1)[0] if "." in func.fullname else ""
+        if func.fullname.startswith(f"{self.module.fullname}."):
+            if self.depth >= _MAX_HELPER_DEPTH:
+                return TileState(UNKNOWN, UNKNOWN) if _sets_tiles(func) else state
+            if not _sets_tiles(func):
+                return state
+            helper = _Flow(self.module, {self.module.fullname: self.consts}, self.modules, self.depth + 1)
+            return helper.block(func.body.body, state)
+        mod = self.modules.get(owner)
+        if mod is not None and mod.is_stub or owner.startswith(("pypto", "builtins", "typing")):
+            return state
+        return TileState(UNKNOWN, UNKNOWN)
+
+
+def _child_exprs(n: Node) -> list[Expression]:
+    """Direct sub-expressions, in source order (enough for evaluation order here)."""
+    out: list[Expression] = []
+    for name in ("expr", "left", "right", "operands", "base", "index", "items", "callee", "args",
+                 "begin_index", "end_index", "stride", "cond", "if_expr", "else_expr", "value",
+                 "lvalues", "rvalue", "target"):
+        v = getattr(n, name, None)
+        if isinstance(v, Expression):
+            out.append(v)
+        elif isinstance(v, list):
+            out.extend(i for i in v if isinstance(i, Expression))
+    return out
+
+
+def _sets_tiles(func: FuncDef) -> bool:
+    """Does the helper's own body call a tile setter (one level; deeper calls count as unknown)?"""
+    found = False
+
+    def visit(n: object, depth: int) -> None:
+        nonlocal found
+        if found or depth > 60:
+            return
+        if isinstance(n, CallExpr) and isinstance(n.callee, RefExpr) and n.callee.fullname in (SET_VEC, SET_CUBE):
+            found = True
+            return
+        for attr in ("body", "expr", "left", "right", "operands", "base", "index", "items", "callee", "args",
+                     "lvalues", "rvalue", "else_body", "handlers", "finally_body", "if_expr", "else_expr"):
+            v = getattr(n, attr, None)
+            if isinstance(v, list):
+                for i in v:
+                    visit(i, depth + 1)
+            elif isinstance(v, Node):
+                visit(v, depth + 1)
+
+    visit(func.body, 0)
+    return found
+
+
+def is_kernel(module: MypyFile, func: FuncDef) -> bool:
+    for node in _decorators(module):
+        if node.func is func:
+            return any(
+                isinstance(d, RefExpr) and d.fullname in KERNEL_DECORATORS
+                or isinstance(d, CallExpr) and isinstance(d.callee, RefExpr) and d.callee.fullname in KERNEL_DECORATORS
+                for d in node.original_decorators
+            )
+    return False
+
+
+def _decorators(node: object, depth: int = 0) -> Iterable[Decorator]:
+    if depth > 50:
+        return
+    for attr in ("defs", "body", "else_body", "func"):
+        v = getattr(node, attr, None)
+        items = v if isinstance(v, list) else [v] if v is not None else []
+        for i in items:
+            if isinstance(i, Decorator):
+                yield i
+                yield from _decorators(i.func, depth + 1)
+            elif isinstance(i, (Block, FuncDef, IfStmt, ForStmt, WhileStmt, WithStmt, TryStmt)):
+                yield from _decorators(i, depth + 1)
+
+
+class TileFlowCache:
+    """Per-function maps ``id(op node) -> TileState``; holds its functions so ids stay unique."""
+
+    def __init__(self) -> None:
+        self._maps: OrderedDict[int, tuple[FuncDef, dict[int, TileState]]] = OrderedDict()
+
+    def state_at(
+        self, module: MypyFile, func: FuncDef, node: object, consts: ModuleConstTable, modules: Mapping[str, MypyFile]
+    ) -> TileState | None:
+        entry = self._maps.get(id(func))
+        if entry is None or entry[0] is not func:
+            flow = _Flow(module, consts, modules, 0)
+            flow.block(func.body.body, KERNEL_ENTRY if is_kernel(module, func) else HELPER_ENTRY)
+            entry = (func, flow.at)
+            self._maps[id(func)] = entry
+            if len(self._maps) > _CACHE_SIZE:
+                self._maps.popitem(last=False)
+        else:
+            self._maps.move_to_end(id(func))
+        return entry[1].get(id(node))
