@@ -6,6 +6,6 @@ from mypy.plugin import Plugin
 
 
 def plugin(version: str) -> type[Plugin]:
-    from .plugin import PyptoPlugin
+    from .main import PyptoPlugin
 
     return PyptoPlugin

@@ -28,7 +28,7 @@ from mypy.types import (
 from .knowledge.dtypes import DTYPES, FP32
 from .knowledge.ops import TensorVal
 from .knowledge.shapes import Dim, Shape
-from .rewrite import EXPR_PREFIX
+from .source_rewrite import EXPR_PREFIX
 from .tensor_types import TENSOR, dtype_of_value, tensor_type
 
 _UNKNOWN_DIMS: Final = frozenset({"pypto.DYNAMIC", "pypto.STATIC", "pypto.DYN"})
@@ -115,11 +115,8 @@ class _Resolver:
         return None
 
     def dtype(self, t: Type) -> tuple[bool, str | None]:
-        """(is this item a dtype?, which one if known)."""
-        if isinstance(t, RawExpressionType):
-            v = t.literal_value
-            return (True, None) if isinstance(v, str) and v.startswith(EXPR_PREFIX) else (False, None)
-        if not isinstance(t, UnboundType) or t.args:
+        """(is this item a dtype?, which one if known). Names (strings), formats and None are not."""
+        if not isinstance(t, UnboundType) or t.args or t.original_str_expr is not None or t.name == "None":
             return False, None
         sym = self.lookup(t.name)
         node = sym.node if sym is not None else None
@@ -143,33 +140,39 @@ def analyze_tensor(ctx: AnalyzeTypeContext) -> Type:
 
 
 def _analyze(ctx: AnalyzeTypeContext) -> Type:
+    """Items are read by kind, as ``Tensor.__class_getitem__`` does: a list is the shape,
+    a DataType the dtype, a TileOpFormat or a string is ignored."""
     api = ctx.api
     args = ctx.type.args
     if not args:
         return api.named_type(TENSOR, [_any(), _any()])
-    if not isinstance(args[0], (TypeList, EllipsisType)):
-        # Already a shape type (``Tensor[tuple[...], X]`` or ``Tensor[Any, Any]``).
-        if len(args) == 2:
-            return api.named_type(TENSOR, [api.analyze_type(a) for a in args])
-        return api.named_type(TENSOR, [_any(), _any()])
+    if len(args) == 2 and isinstance(args[0], UnboundType) and args[0].args:
+        # Already a shape type, as mypy prints it: ``Tensor[tuple[Literal[8]], pypto._DT_FP32]``.
+        return api.named_type(TENSOR, [api.analyze_type(a) for a in args])
     res = _Resolver(ctx)
-    shape: Shape
-    if isinstance(args[0], EllipsisType):
-        shape = None
-    else:
-        items = args[0].items
-        if not items or any(isinstance(i, EllipsisType) for i in items):
-            shape = None  # [] or [..., ...]: the shape comes from the runtime tensor
-        else:
-            shape = tuple(res.dim(i) for i in items)
+    shape: Shape = None
+    saw_shape = False
+    explicit_empty = False
     dtype: str | None = None
     saw_dtype = False
-    for item in args[1:]:
+    for i, item in enumerate(args):
+        if isinstance(item, TypeList) and not saw_shape:
+            saw_shape = True
+            items = item.items
+            explicit_empty = not items
+            if items and not any(isinstance(d, EllipsisType) for d in items):
+                shape = tuple(res.dim(d) for d in items)
+            continue
+        if isinstance(item, EllipsisType) and i == 0:
+            saw_shape = True  # Tensor[...]: any shape
+            continue
         is_dt, which = res.dtype(item)
+        if is_dt and i == 0 and not saw_shape and which is None:
+            saw_shape = True  # a shape held in a variable we cannot see
+            continue
         if is_dt:
             saw_dtype, dtype = True, which
     if not saw_dtype:
-        # TensorAnnotation defaults to FP32 (A10); an empty Tensor() takes the runtime dtype.
-        empty = isinstance(args[0], TypeList) and not args[0].items
-        dtype = None if empty else FP32
+        # TensorAnnotation defaults to FP32 (A10); an empty shape takes the runtime tensor's.
+        dtype = None if (explicit_empty or not saw_shape) else FP32
     return tensor_type(TensorVal(shape, dtype), api.named_type)

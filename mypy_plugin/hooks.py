@@ -19,7 +19,7 @@ from .knowledge.checks import CHECKS_BY_KIND, Env
 from .knowledge.ops import OPS, Op, TensorVal
 from .knowledge.shapes import ShapeError, fmt_shape
 from .tensor_types import is_tensor, tensor_type, tensor_val
-from .tile_flow import ConstValue, TileFlowCache
+from .tile_flow import TileFlowCache
 
 
 def _result_type(result: TensorVal | tuple[TensorVal, ...], default: Type, named: Callable[..., object]) -> Type:
@@ -30,11 +30,10 @@ def _result_type(result: TensorVal | tuple[TensorVal, ...], default: Type, named
 
 
 class Session:
-    """What the hooks share for one mypy run: options, module constants, tile-flow cache."""
+    """What the hooks share for one mypy run: the options and the tile-flow cache."""
 
     def __init__(self, config: PluginConfig) -> None:
         self.config = config
-        self.module_consts: dict[str, dict[str, ConstValue]] = {}
         self.tiles = TileFlowCache()
 
     def env(self, ctx: FunctionContext | MethodContext) -> Env | None:
@@ -46,7 +45,7 @@ class Session:
         if not isinstance(func, FuncDef) or not isinstance(module, MypyFile):
             return None
         modules = getattr(api, "modules", {})
-        state = self.tiles.state_at(module, func, ctx.context, self.module_consts, modules)
+        state = self.tiles.state_at(module, func, ctx.context, modules)
         if state is None:
             return None
         return Env(state.vec, state.cube, self.config.has_reduce_align_rule, self.config.reduce_align_fallback)

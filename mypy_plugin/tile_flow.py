@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from typing import Final, Union
+from typing import Final
 
 from mypy.nodes import (
     ARG_STAR,
@@ -40,11 +40,10 @@ from mypy.nodes import (
     WithStmt,
 )
 
-from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
+from mypy.types import TupleType, get_proper_type
 
-ConstValue = Union[int, tuple[Union[int, None], ...]]
-# module fullname -> its module-level constants (from the post-parse pass, this run only)
-ModuleConstTable = Mapping[str, Mapping[str, ConstValue]]
+from .call_args import int_of_type
+from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
 
 SET_VEC: Final = "pypto.set_vec_tile_shapes"
 SET_CUBE: Final = "pypto.set_cube_tile_shapes"
@@ -60,9 +59,8 @@ _CACHE_SIZE: Final = 512
 
 
 class _Flow:
-    def __init__(self, module: MypyFile, consts: ModuleConstTable, modules: Mapping[str, MypyFile], depth: int) -> None:
+    def __init__(self, module: MypyFile, modules: Mapping[str, MypyFile], depth: int) -> None:
         self.module = module
-        self.consts = consts.get(module.fullname, {})
         self.modules = modules
         self.depth = depth
         self.at: dict[int, TileState] = {}
@@ -74,10 +72,9 @@ class _Flow:
         if isinstance(e, UnaryExpr) and e.op == "-" and isinstance(e.expr, IntExpr):
             return -e.expr.value
         if isinstance(e, RefExpr) and isinstance(e.node, Var):
-            if type(e.node.final_value) is int:
-                return e.node.final_value
-            v = self._module_const(e)
-            return v if isinstance(v, int) else None
+            # Final constants (the source rewrite declares UPPER_CASE int constants Final).
+            v = e.node.final_value
+            return v if type(v) is int else None
         if isinstance(e, OpExpr) and e.op in _ARITH:
             a, b = self._int(e.left), self._int(e.right)
             if a is None or b is None or (e.op == "//" and b == 0):
@@ -85,17 +82,14 @@ class _Flow:
             return _ARITH[e.op](a, b)
         return None
 
-    def _module_const(self, e: RefExpr) -> ConstValue | None:
-        if isinstance(e, NameExpr) and e.fullname == f"{self.module.fullname}.{e.name}":
-            return self.consts.get(e.name)
-        return None
-
     def _ints(self, e: Expression) -> tuple[int | None, ...] | None:
         if isinstance(e, (ListExpr, TupleExpr)):
             return tuple(self._int(i) for i in e.items)
-        if isinstance(e, RefExpr):
-            v = self._module_const(e)
-            return v if isinstance(v, tuple) else None
+        if isinstance(e, RefExpr) and isinstance(e.node, Var) and e.node.is_final:
+            # ``VEC: Final = (8, 4)`` has the type tuple[Literal[8]?, Literal[4]?].
+            t = get_proper_type(e.node.type)
+            if isinstance(t, TupleType):
+                return tuple(int_of_type(i) for i in t.items)
         return None
 
     def _vec(self, call: CallExpr) -> TileState | None:
@@ -211,7 +205,7 @@ class _Flow:
                 return TileState(UNKNOWN, UNKNOWN) if _sets_tiles(func) else state
             if not _sets_tiles(func):
                 return state
-            helper = _Flow(self.module, {self.module.fullname: self.consts}, self.modules, self.depth + 1)
+            helper = _Flow(self.module, self.modules, self.depth + 1)
             return helper.block(func.body.body, state)
         mod = self.modules.get(owner)
         if mod is not None and mod.is_stub or owner.startswith(("pypto", "builtins", "typing")):
@@ -288,12 +282,10 @@ class TileFlowCache:
     def __init__(self) -> None:
         self._maps: OrderedDict[int, tuple[FuncDef, dict[int, TileState]]] = OrderedDict()
 
-    def state_at(
-        self, module: MypyFile, func: FuncDef, node: object, consts: ModuleConstTable, modules: Mapping[str, MypyFile]
-    ) -> TileState | None:
+    def state_at(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile]) -> TileState | None:
         entry = self._maps.get(id(func))
         if entry is None or entry[0] is not func:
-            flow = _Flow(module, consts, modules, 0)
+            flow = _Flow(module, modules, 0)
             flow.block(func.body.body, KERNEL_ENTRY if is_kernel(module, func) else HELPER_ENTRY)
             entry = (func, flow.at)
             self._maps[id(func)] = entry

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from mypy.nodes import MypyFile
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -22,7 +21,7 @@ from mypy.types import Type
 
 from . import config, hooks
 from .annotations import analyze_tensor
-from .rewrite import prepare_module
+from .source_rewrite import transform_source
 from .tensor_types import TENSOR
 
 # Declared in the stubs only so they can be reported (see pypto_stubs/__init__.pyi).
@@ -55,21 +54,15 @@ class PyptoPlugin(Plugin):
             sys.stderr.write(f"{options.config_file}: error: {err}\n")
             raise SystemExit(2) from None
         self.session = hooks.Session(self.config)
+        # Tensor annotations in the call form are lost by the parser: rewrite them before it
+        # runs, on every parse (cold, incremental, daemon). transform_source is only honoured
+        # by mypy's Python-ast parser.
+        options.native_parser = False
+        options.transform_source = transform_source
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         # The plugin's own code is part of the answer: a new version rechecks everything.
         return {"plugin": _PLUGIN_FINGERPRINT, **self.config.to_json()}
-
-    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
-        try:
-            consts = prepare_module(file)
-        except Exception:  # never crash mypy: the annotations stay as mypy parsed them
-            consts = None
-        if consts is None:
-            self.session.module_consts.pop(file.fullname, None)
-        else:
-            self.session.module_consts[file.fullname] = consts
-        return []
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         if fullname in (TENSOR, "pypto.tensor"):  # `tensor` is the runtime alias

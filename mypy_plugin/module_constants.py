@@ -1,0 +1,130 @@
+"""Module-level constants of a PyPTO source file, read with :mod:`ast` (no mypy here)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from typing import Final
+
+_MAX_DEPTH: Final = 8
+# PEP 8 constant names: the only ones the rewrite declares Final.
+_CONSTANT_NAME: Final = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
+
+
+def dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+class ModuleConstants:
+    """Names bound exactly once at module level (and never in a function), with their value."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        counts: dict[str, int] = {}
+        self.statements: dict[str, ast.Assign] = {}
+        for stmt in tree.body:
+            for name in _bound_names(stmt):
+                counts[name] = counts.get(name, 0) + 1
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                self.statements[stmt.targets[0].id] = stmt
+        local = _names_bound_in_functions(tree)
+        self.statements = {k: v for k, v in self.statements.items() if counts.get(k) == 1 and k not in local}
+
+    def value(self, name: str) -> ast.expr | None:
+        stmt = self.statements.get(name)
+        return stmt.value if stmt is not None else None
+
+    def int_value(self, node: ast.expr, depth: int = 0) -> int | None:
+        """Fold int literals, constants and + - * // % on them."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.Name):
+            bound = self.value(node.id)
+            return self.int_value(bound, depth + 1) if bound is not None else None
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = self.int_value(node.operand, depth + 1)
+            return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+        if isinstance(node, ast.BinOp):
+            a, b = self.int_value(node.left, depth + 1), self.int_value(node.right, depth + 1)
+            if a is None or b is None:
+                return None
+            if isinstance(node.op, ast.Add):
+                return a + b
+            if isinstance(node.op, ast.Sub):
+                return a - b
+            if isinstance(node.op, ast.Mult):
+                return a * b
+            if isinstance(node.op, ast.FloorDiv) and b != 0:
+                return a // b
+            if isinstance(node.op, ast.Mod) and b != 0:
+                return a % b
+        return None
+
+    def final_candidates(self) -> list[ast.Assign]:
+        """UPPER_CASE constants whose value is an int or a tuple of ints: safe to make Final."""
+        out = []
+        for name, stmt in self.statements.items():
+            if not _CONSTANT_NAME.match(name):
+                continue
+            v = stmt.value
+            if self.int_value(v) is not None or (
+                isinstance(v, ast.Tuple) and v.elts and all(self.int_value(e) is not None for e in v.elts)
+            ):
+                out.append(stmt)
+        return sorted(out, key=lambda s: s.lineno)
+
+    def alias(self, name: str) -> ast.expr | None:
+        """What a module-level alias stands for: ``HALF = pypto.DT_FP16``, ``_QKG = [...]``."""
+        v = self.value(name)
+        if isinstance(v, (ast.Attribute, ast.List, ast.Tuple)):
+            return v
+        return None
+
+
+def _bound_names(stmt: ast.stmt) -> Iterator[str]:
+    targets: list[ast.expr] = []
+    if isinstance(stmt, ast.Assign):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield stmt.name
+    elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        for alias in stmt.names:
+            yield (alias.asname or alias.name).split(".")[0]
+    elif isinstance(stmt, (ast.If, ast.While, ast.With, ast.Try)):
+        # A name bound inside a branch is not a constant: count it again.
+        for child in ast.walk(stmt):
+            if isinstance(child, ast.stmt) and child is not stmt:
+                yield from _bound_names(child)
+    for t in targets:
+        for n in ast.walk(t):
+            if isinstance(n, ast.Name):
+                yield n.id
+
+
+def _names_bound_in_functions(tree: ast.Module) -> set[str]:
+    """Parameters, locals and ``global`` names of every function: they may shadow or rebind."""
+    names: set[str] = set()
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        a = fn.args
+        for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
+            if arg is not None:
+                names.add(arg.arg)
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                names.add(n.id)
+            elif isinstance(n, (ast.Global, ast.Nonlocal)):
+                names.update(n.names)
+    return names
