@@ -42,29 +42,44 @@ NO_METHOD_FIX = {
     "numel": "the product of the dims of x.shape",
     "size": "x.shape[dim]",
     "ndim": "x.dim",
+    "prod": "pypto.prod(x, dim)",
+    "where": "pypto.where(condition, x, y)",
+    "lrelu": "pypto.lrelu(x, negative_slope)",
 }
+
+# Members that exist in 0.2.0 but cannot be called (facts §3.2: where/lrelu forward too many arguments).
+BROKEN_METHODS = {"where": 4, "lrelu": 3}
 
 
 def no_method(api: CheckerPluginInterface, name: str, receiver: str, ctx: Context) -> None:
     fix = NO_METHOD_FIX.get(name, "")
     call = f".{name}" if name == "ndim" else f".{name}()"
-    report(
-        api,
-        codes.NO_METHOD,
-        f'PyPTO tensors have no "{call}" (receiver: {receiver}); it fails at trace time with AttributeError',
-        f"Use {fix}" if fix else None,
-        ctx,
-    )
+    if name in BROKEN_METHODS:
+        message = (
+            f'"Tensor{call}" is broken in PyPTO 0.2.0 (receiver: {receiver}): it passes '
+            f"{BROKEN_METHODS[name]} arguments to pypto.{name} and fails with TypeError"
+        )
+    else:
+        message = f'PyPTO tensors have no "{call}" (receiver: {receiver}); it fails at trace time with AttributeError'
+    report(api, codes.NO_METHOD, message, f"Use {fix}" if fix else None, ctx)
 
 
-def transpose_attr(api: CheckerPluginInterface, receiver: str, expr: str, rank: int | None, ctx: Context) -> None:
-    swap = "0, 1" if rank is None or rank < 2 else f"{rank - 2}, {rank - 1}"
+def transpose_attr(
+    api: CheckerPluginInterface, receiver: str, expr: str, rank: int | None, matmul_fix: str | None, ctx: Context
+) -> None:
+    if matmul_fix is not None:
+        note = f"let the matmul transpose it: {matmul_fix}"
+    else:
+        swap = "0, 1" if rank is None or rank < 2 else f"{rank - 2}, {rank - 1}"
+        rank_text = "the tensor's rank" if rank is None else f"rank {rank} (as many entries as {expr} has dims)"
+        note = (
+            f"use pypto.transpose({expr}, {swap}); it needs a vec tile of {rank_text}; "
+            f"as a matmul operand, pass a_trans=True / b_trans=True to pypto.matmul instead"
+        )
     report(
         api,
         codes.TRANSPOSE,
         f'PyPTO tensors have no ".T" ({expr}: {receiver}); it fails at trace time with AttributeError',
-        f"As a matmul operand, pass the flag instead: pypto.matmul(a, {expr}, out_dtype, b_trans=True) "
-        f"(or a_trans=True for the left operand); elsewhere use pypto.transpose({expr}, {swap}), "
-        f"with a vec tile of the tensor's rank set first",
+        note,
         ctx,
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import FuncDef, MemberExpr, MypyFile
+from mypy.nodes import FuncDef, MemberExpr, MypyFile, NameExpr
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext
 from mypy.types import AnyType, CallableType, Type, TupleType, TypeOfAny, get_proper_type
 
@@ -36,15 +36,29 @@ class Session:
         self.config = config
         self.tiles = TileFlowCache()
 
-    def env(self, ctx: FunctionContext | MethodContext) -> Env | None:
-        """Tiles in force at this call, or None outside a function (or if mypy hides it)."""
-        api = ctx.api
+    @staticmethod
+    def _where(api: object) -> tuple[MypyFile, FuncDef, dict[str, MypyFile]] | None:
+        """The module and function being checked (TypeChecker internals; None if they move)."""
         scope = getattr(api, "scope", None)
         module = getattr(api, "tree", None)
         func = scope.current_function() if scope is not None else None
         if not isinstance(func, FuncDef) or not isinstance(module, MypyFile):
             return None
-        modules = getattr(api, "modules", {})
+        return module, func, getattr(api, "modules", {})
+
+    def transpose_fix(self, ctx: AttributeContext) -> str | None:
+        where = self._where(ctx.api)
+        if where is None:
+            return None
+        module, func, modules = where
+        return self.tiles.transpose_fix(module, func, ctx.context, modules)
+
+    def env(self, ctx: FunctionContext | MethodContext) -> Env | None:
+        """Tiles in force at this call, or None outside a function (or if mypy hides it)."""
+        where = self._where(ctx.api)
+        if where is None:
+            return None
+        module, func, modules = where
         state = self.tiles.state_at(module, func, ctx.context, modules)
         if state is None:
             return None
@@ -147,19 +161,27 @@ METHOD_TABLE = {f"pypto.Tensor.{name}": op for name, op in OPS.items()}
 FUNCTION_TABLE = {f"pypto.{name}": op for name, op in OPS.items() if not name.startswith("__")}
 
 
-def transpose_attribute_hook(ctx: AttributeContext) -> Type:
-    try:
-        if isinstance(ctx.context, MemberExpr):
-            val = tensor_val(ctx.type)
-            receiver = "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
-            rank = None if val is None or val.shape is None else len(val.shape)
-            from mypy.nodes import NameExpr
+def transpose_attribute_hook(session: Session) -> Callable[[AttributeContext], Type]:
+    def hook(ctx: AttributeContext) -> Type:
+        try:
+            if isinstance(ctx.context, MemberExpr):
+                val = tensor_val(ctx.type)
+                receiver = "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
+                rank = None if val is None or val.shape is None else len(val.shape)
+                expr = ctx.context.expr.name if isinstance(ctx.context.expr, NameExpr) else "x"
+                fix = session.transpose_fix(ctx)
+                if fix is not None:
+                    fix = fix.replace("{dtype}", val.dtype if val is not None and val.dtype else "out_dtype")
+                diagnostics.transpose_attr(ctx.api, receiver, expr, rank, fix, ctx.context)
+                if val is not None and val.shape is not None and len(val.shape) >= 2:
+                    # Carry on as if it worked, so one mistake does not cascade.
+                    swapped = val.shape[:-2] + (val.shape[-1], val.shape[-2])
+                    return tensor_type(TensorVal(swapped, val.dtype), ctx.api.named_generic_type)
+        except Exception:
+            pass
+        return ctx.default_attr_type
 
-            expr = ctx.context.expr.name if isinstance(ctx.context.expr, NameExpr) else "x"
-            diagnostics.transpose_attr(ctx.api, receiver, expr, rank, ctx.context)
-    except Exception:
-        pass
-    return ctx.default_attr_type
+    return hook
 
 
 def _relax_kernel(t: Type) -> Type:

@@ -27,7 +27,9 @@ from .tensor_types import TENSOR
 # Declared in the stubs only so they can be reported (see pypto_stubs/__init__.pyi).
 _NO_METHODS: Final = frozenset((
     "abs", "neg", "pow", "float", "half", "mean", "max", "min", "cast", "to",
-    "permute", "squeeze", "expand", "numel", "size",
+    "permute", "squeeze", "expand", "numel", "size", "prod",
+    # Present in 0.2.0 but broken: they forward too many arguments and raise TypeError.
+    "where", "lrelu",
 ))
 
 
@@ -91,7 +93,7 @@ class PyptoPlugin(Plugin):
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         if fullname == "pypto.Tensor.T":
-            return hooks.transpose_attribute_hook
+            return hooks.transpose_attribute_hook(self.session)
         if fullname == "pypto.Tensor.ndim":
             return hooks.attribute_no_method_hook("ndim")
         return None

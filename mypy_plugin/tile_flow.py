@@ -64,6 +64,8 @@ class _Flow:
         self.modules = modules
         self.depth = depth
         self.at: dict[int, TileState] = {}
+        # id(``x.T`` node) -> the matmul call that avoids it, with {dtype} for the receiver's dtype
+        self.transpose_fixes: dict[int, str] = {}
 
     # --- values -------------------------------------------------------------------
     def _int(self, e: Expression) -> int | None:
@@ -172,6 +174,8 @@ class _Flow:
     def expr(self, e: Expression | None, state: TileState) -> TileState:
         if e is None:
             return state
+        if isinstance(e, (CallExpr, OpExpr)):
+            self._note_transposed_operands(e)
         if isinstance(e, CallExpr):
             state = self.expr(e.callee, state) if not isinstance(e.callee, RefExpr) else state
             for a in e.args:
@@ -182,6 +186,38 @@ class _Flow:
             state = self.expr(child, state)
         self.at[id(e)] = state
         return state
+
+    def _note_transposed_operands(self, e: CallExpr | OpExpr) -> None:
+        """``pypto.matmul(a, b.T, dt)`` / ``a.matmul(b.T, dt)`` / ``a @ b.T``: the fix is a flag."""
+        if isinstance(e, OpExpr):
+            if e.op != "@":
+                return
+            lhs, rhs, out, flags = e.left, e.right, "pypto.{dtype}", {"a_trans": False, "b_trans": False}
+        else:
+            callee = e.callee
+            if isinstance(callee, RefExpr) and callee.fullname == "pypto.matmul" and len(e.args) >= 2:
+                lhs, rhs = e.args[0], e.args[1]
+                rest = e.args[2:]
+            elif isinstance(callee, MemberExpr) and callee.name == "matmul" and e.args:
+                lhs, rhs = callee.expr, e.args[0]
+                rest = e.args[1:]
+            else:
+                return
+            out = "out_dtype"
+            flags = {"a_trans": False, "b_trans": False}
+            for arg, name in zip(rest, e.arg_names[len(e.args) - len(rest):]):
+                if name in flags and isinstance(arg, NameExpr) and arg.fullname in ("builtins.True", "builtins.False"):
+                    flags[name] = arg.fullname == "builtins.True"
+                elif name is None or name == "out_dtype":
+                    out = _source(arg) or out
+        for operand, flag in ((lhs, "a_trans"), (rhs, "b_trans")):
+            if isinstance(operand, MemberExpr) and operand.name == "T":
+                new = dict(flags)
+                new[flag] = not flags[flag]
+                left = _source(lhs.expr if operand is lhs and isinstance(lhs, MemberExpr) else lhs) or "a"
+                right = _source(rhs.expr if operand is rhs and isinstance(rhs, MemberExpr) else rhs) or "b"
+                extra = "".join(f", {k}=True" for k, v in new.items() if v)
+                self.transpose_fixes[id(operand)] = f"pypto.matmul({left}, {right}, {out}{extra})"
 
     def call(self, e: CallExpr, state: TileState) -> TileState:
         callee = e.callee
@@ -211,6 +247,16 @@ class _Flow:
         if mod is not None and mod.is_stub or owner.startswith(("pypto", "builtins", "typing")):
             return state
         return TileState(UNKNOWN, UNKNOWN)
+
+
+def _source(e: Expression) -> str | None:
+    """Source text of a name or dotted name."""
+    if isinstance(e, NameExpr):
+        return e.name
+    if isinstance(e, MemberExpr):
+        base = _source(e.expr)
+        return f"{base}.{e.name}" if base else None
+    return None
 
 
 def _child_exprs(n: Node) -> list[Expression]:
@@ -277,20 +323,26 @@ def _decorators(node: object, depth: int = 0) -> Iterable[Decorator]:
 
 
 class TileFlowCache:
-    """Per-function maps ``id(op node) -> TileState``; holds its functions so ids stay unique."""
+    """One flow pass per function, kept for its hooks; holds the function so ids stay unique."""
 
     def __init__(self) -> None:
-        self._maps: OrderedDict[int, tuple[FuncDef, dict[int, TileState]]] = OrderedDict()
+        self._flows: OrderedDict[int, tuple[FuncDef, _Flow]] = OrderedDict()
 
-    def state_at(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile]) -> TileState | None:
-        entry = self._maps.get(id(func))
+    def _flow(self, module: MypyFile, func: FuncDef, modules: Mapping[str, MypyFile]) -> _Flow:
+        entry = self._flows.get(id(func))
         if entry is None or entry[0] is not func:
             flow = _Flow(module, modules, 0)
             flow.block(func.body.body, KERNEL_ENTRY if is_kernel(module, func) else HELPER_ENTRY)
-            entry = (func, flow.at)
-            self._maps[id(func)] = entry
-            if len(self._maps) > _CACHE_SIZE:
-                self._maps.popitem(last=False)
+            entry = (func, flow)
+            self._flows[id(func)] = entry
+            if len(self._flows) > _CACHE_SIZE:
+                self._flows.popitem(last=False)
         else:
-            self._maps.move_to_end(id(func))
-        return entry[1].get(id(node))
+            self._flows.move_to_end(id(func))
+        return entry[1]
+
+    def state_at(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile]) -> TileState | None:
+        return self._flow(module, func, modules).at.get(id(node))
+
+    def transpose_fix(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile]) -> str | None:
+        return self._flow(module, func, modules).transpose_fixes.get(id(node))

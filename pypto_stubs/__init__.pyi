@@ -523,6 +523,9 @@ class Tensor(Generic[_S, _D]):
     # Not a runtime member: declared so the mypy plugin can report it (pypto-no-method / pypto-transpose) and editors strike it through.
     @deprecated("PyPTO tensors have no .size(); use x.shape[dim]")
     def size(self, *args: Any, **kwargs: Any) -> Tensor: ...
+    # Not a runtime member: declared so the mypy plugin can report it (pypto-no-method / pypto-transpose) and editors strike it through.
+    @deprecated("PyPTO tensors have no .prod(); use pypto.prod(x, dim)")
+    def prod(self, *args: Any, **kwargs: Any) -> Tensor: ...
 
 tensor = Tensor
 
