@@ -212,9 +212,9 @@ def t_gated_mlp(mod: Module, name: str, bug: bool, form: str):
 
 def t_layer_norm(mod: Module, name: str, bug: bool, form: str):
     hs = mod.dim("HEADS")
-    b_shape = ["ROWS"] if bug and mod.v("ROWS") != mod.v("COLS") else ["COLS"]
-    kind = "broadcast" if b_shape == ["ROWS"] else ""
-    params = [("x", [hs, "ROWS", "COLS"], "FP32"), ("w", ["1", "1", "COLS"], "FP32"),
+    # [1, 1, COLS] would need two expanded axes against [HEADS, ROWS, COLS] (B31).
+    b_shape = ["1", "1", "COLS"] if bug else [hs, "1", "COLS"]
+    params = [("x", [hs, "ROWS", "COLS"], "FP32"), ("w", [hs, "1", "COLS"], "FP32"),
               ("b", b_shape, "FP32"), ("out", [hs, "ROWS", "COLS"], "FP32")]
     body = """
     pypto.set_vec_tile_shapes(1, TILE_R, TILE_C)
@@ -224,7 +224,7 @@ def t_layer_norm(mod: Module, name: str, bug: bool, form: str):
     y = xc * pypto.rsqrt(var + EPS)
     out[:] = y * w + b
 """
-    return params, body, kind
+    return params, body, ("broadcast" if bug else "")
 
 
 def t_router(mod: Module, name: str, bug: bool, form: str):

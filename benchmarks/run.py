@@ -1,0 +1,501 @@
+#!/usr/bin/env python3
+"""Benchmark mypy with the pypto-stubs plugin against mypy with the stubs only.
+
+Run it with the interpreter of a venv where ``pypto-stubs`` is installed (non-editable):
+
+    /work/bench-venv/bin/python benchmarks/run.py                 # N = 50 200 1000
+    /work/bench-venv/bin/python benchmarks/run.py -n 50 200 --oracle-python /work/oracle-venv/bin/python
+
+For each N it generates a project (``gen_kernels.py``) in a temp dir and measures:
+
+* ``mypy`` cold (fresh ``--cache-dir``) and warm (same cache, nothing changed): wall time
+  (median of ``--repeat`` runs for N <= 200, one run above) and peak RSS of the mypy
+  process (``os.wait4`` rusage of that one child), for three configurations:
+  ``stubs`` (no plugin, mypy's default parser), ``stubs-ast`` (no plugin,
+  ``--no-native-parser``: the parser the plugin forces) and ``plugin``;
+* ``dmypy`` (plugin, and stubs for reference): start, initial ``check``, then a one-line edit
+  of a literal in one kernel module timed with ``dmypy recheck --update FILE`` and with
+  ``dmypy check kernels``, and an edit of a ``Final`` in the shared ``dims.py`` (fan-out);
+  the daemon's peak RSS (VmHWM);
+* optionally (``--oracle-python``), the real PyPTO 0.2.0 compiler in SIM mode on one buggy
+  kernel (time to its first error) and on one clean kernel (time to a successful compile).
+
+Prints a markdown report; ``--json FILE`` also writes the raw figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import gen_kernels  # noqa: E402
+
+# Kernels have no return annotation (PyPTO forbids one): check untyped defs like pypto-check.
+STUBS_INI = "[mypy]\ncheck_untyped_defs = True\n"
+PLUGIN_INI = "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n"
+
+CONFIGS = {
+    # name: (config file, extra mypy args)
+    "stubs": ("stubs.ini", []),
+    "stubs-ast": ("stubs.ini", ["--no-native-parser"]),
+    "plugin": ("plugin.ini", []),
+}
+
+TARGETS = [
+    "plugin / stubs-only <= 1.25x, cold and warm",
+    "dmypy recheck < 0.5 s at N=200",
+    "linear growth in N (time per module roughly constant)",
+]
+
+
+# --- process measurement ------------------------------------------------------------------
+def run_measured(cmd: list[str], cwd: Path, timeout: float = 3600) -> dict:
+    """Run ``cmd``; wall time, peak RSS (MiB) of that process alone, exit code, output."""
+    with tempfile.TemporaryFile() as out:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
+        deadline = t0 + timeout
+        while True:
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                p.kill()
+                pid, status, ru = os.wait4(p.pid, 0)
+                break
+            time.sleep(0.002)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode(errors="replace")
+    return {"wall": wall, "rss_mib": ru.ru_maxrss / 1024.0, "rc": p.returncode, "out": text}
+
+
+def summary_line(text: str) -> str:
+    for line in reversed(text.strip().splitlines()):
+        if line.startswith(("Found ", "Success")):
+            return line
+    return text.strip().splitlines()[-1] if text.strip() else ""
+
+
+def n_errors(text: str) -> int:
+    m = re.search(r"Found (\d+) errors?", text)
+    return int(m.group(1)) if m else 0
+
+
+def med(xs: list[float]) -> float:
+    return statistics.median(xs) if xs else float("nan")
+
+
+# --- mypy ---------------------------------------------------------------------------------
+def mypy_cmd(py: str, cfg: str, cache: Path, extra: list[str]) -> list[str]:
+    return [py, "-m", "mypy", "--config-file", cfg, "--cache-dir", str(cache), *extra, "kernels"]
+
+
+def bench_mypy(py: str, proj: Path, repeat: int, log) -> dict:
+    res: dict[str, dict] = {name: {"cold": [], "warm": [], "cold_rss": [], "warm_rss": []} for name in CONFIGS}
+    caches: dict[str, Path] = {}
+    # Cold runs, interleaved so that machine noise hits every configuration alike.
+    for rep in range(repeat):
+        for name, (cfg, extra) in CONFIGS.items():
+            cache = proj / f".cache-{name}-{rep}"
+            shutil.rmtree(cache, ignore_errors=True)
+            r = run_measured(mypy_cmd(py, cfg, cache, extra), proj)
+            if r["rc"] not in (0, 1):
+                raise RuntimeError(f"mypy ({name}) crashed:\n{r['out'][-3000:]}")
+            res[name]["cold"].append(r["wall"])
+            res[name]["cold_rss"].append(r["rss_mib"])
+            res[name]["summary"] = summary_line(r["out"])
+            res[name]["errors"] = n_errors(r["out"])
+            res[name]["output"] = r["out"]
+            caches[name] = cache
+            log(f"    cold {name:9s} {r['wall']:7.2f} s  {r['rss_mib']:6.0f} MiB  {res[name]['summary']}")
+    # Warm runs: same cache as the last cold run, no change.
+    for rep in range(repeat):
+        for name, (cfg, extra) in CONFIGS.items():
+            r = run_measured(mypy_cmd(py, cfg, caches[name], extra), proj)
+            res[name]["warm"].append(r["wall"])
+            res[name]["warm_rss"].append(r["rss_mib"])
+            if summary_line(r["out"]) != res[name]["summary"]:
+                res[name]["warm_mismatch"] = summary_line(r["out"])
+            log(f"    warm {name:9s} {r['wall']:7.2f} s  {r['rss_mib']:6.0f} MiB  {summary_line(r['out'])}")
+    for name in CONFIGS:
+        shutil.rmtree(caches[name], ignore_errors=True)
+        for rep in range(repeat):
+            shutil.rmtree(proj / f".cache-{name}-{rep}", ignore_errors=True)
+    return res
+
+
+def plugin_recall(output: str, manifest: dict) -> dict:
+    """Seeded bugs the plugin reported (per file), and errors in files with no seeded bug."""
+    buggy = {k["path"] for k in manifest["kernels"] if k["bug"]}
+    flagged = set()
+    for line in output.splitlines():
+        m = re.match(r"(\S+?\.py):\d+: error: .*\[(pypto-[\w-]+)\]$", line.strip())
+        if m:
+            flagged.add(m.group(1))
+    return {
+        "seeded_bugs": sum(1 for k in manifest["kernels"] if k["bug"]),
+        "buggy_files": len(buggy),
+        "buggy_files_flagged": len(buggy & flagged),
+        "clean_files_flagged": sorted(flagged - buggy),
+        "missed_files": sorted(buggy - flagged),
+    }
+
+
+# --- dmypy --------------------------------------------------------------------------------
+def proc_hwm_mib(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return float("nan")
+
+
+def set_eps(path: Path, value: str) -> None:
+    text = path.read_text()
+    new = re.sub(r"^EPS = .*$", f"EPS = {value}", text, count=1, flags=re.M)
+    assert new != text or f"EPS = {value}" in text
+    path.write_text(new)
+
+
+def set_dims(path: Path, name: str, value: int) -> None:
+    text = path.read_text()
+    path.write_text(re.sub(rf"^{name}: Final = \d+$", f"{name}: Final = {value}", text, count=1, flags=re.M))
+
+
+def bench_dmypy(py: str, proj: Path, cfg: str, edit_file: str, edits: int, log) -> dict:
+    status = proj / f".dmypy-{cfg}.json"
+    cache = proj / f".cache-dmypy-{cfg}"
+    shutil.rmtree(cache, ignore_errors=True)
+    base = [py, "-m", "mypy.dmypy", "--status-file", str(status)]
+    res: dict = {}
+    pid = None
+    target = proj / edit_file
+    original = target.read_text()
+    dims = proj / "kernels" / "dims.py"
+    dims_original = dims.read_text()
+    try:
+        r = run_measured([*base, "start", "--log-file", str(proj / f".dmypy-{cfg}.log"), "--",
+                          "--config-file", cfg, "--cache-dir", str(cache)], proj)
+        if r["rc"] != 0:
+            raise RuntimeError(f"dmypy start failed: {r['out']}")
+        res["start"] = r["wall"]
+        pid = json.loads(status.read_text())["pid"]
+        r = run_measured([*base, "check", "kernels"], proj)
+        res["initial"] = r["wall"]
+        res["initial_summary"] = summary_line(r["out"])
+        log(f"    dmypy[{cfg}] start {res['start']:.2f} s, initial check {r['wall']:.2f} s  {res['initial_summary']}")
+        # No-change check (what an editor does on every save of an unchanged tree).
+        r = run_measured([*base, "check", "kernels"], proj)
+        res["nochange_check"] = r["wall"]
+        rech, chk = [], []
+        for i in range(edits):
+            # one-line edit of a literal in one kernel module, then `recheck --update FILE`
+            set_eps(target, f"{2 * i + 2}e-06")
+            r = run_measured([*base, "recheck", "--update", edit_file], proj)
+            rech.append(r["wall"])
+            # another one-line edit, then a plain `check kernels` (finds the change itself)
+            set_eps(target, f"{2 * i + 3}e-06")
+            r = run_measured([*base, "check", "kernels"], proj)
+            chk.append(r["wall"])
+            if summary_line(r["out"]) != res["initial_summary"]:
+                res["edit_summary_mismatch"] = summary_line(r["out"])
+        res["recheck_update"] = rech
+        res["check_after_edit"] = chk
+        log(f"    dmypy[{cfg}] recheck --update {', '.join(f'{x:.3f}' for x in rech)} s; "
+            f"check after edit {', '.join(f'{x:.3f}' for x in chk)} s")
+        # Fan-out: change a Final dim in the shared dims.py (imported by ~60% of the modules), and back.
+        fan = []
+        for value in (24, 16):
+            set_dims(dims, "SEQ", value)
+            r = run_measured([*base, "check", "kernels"], proj)
+            fan.append(r["wall"])
+        res["fanout_dims"] = fan
+        log(f"    dmypy[{cfg}] dims.py SEQ edit + check {fan[0]:.2f} s, revert + check {fan[1]:.2f} s")
+        res["daemon_hwm_mib"] = proc_hwm_mib(pid)
+    finally:
+        target.write_text(original)
+        dims.write_text(dims_original)
+        subprocess.run([*base, "stop"], cwd=proj, capture_output=True, timeout=120)
+        if pid is not None:
+            for _ in range(50):
+                if not Path(f"/proc/{pid}").exists():
+                    break
+                time.sleep(0.1)
+            else:
+                try:
+                    os.kill(pid, 9)  # the daemon this run started, by its own pid
+                except ProcessLookupError:
+                    pass
+        shutil.rmtree(cache, ignore_errors=True)
+    return res
+
+
+# --- the real compiler (optional) -----------------------------------------------------------
+TORCH_DT = {"FP32": "torch.float32", "FP16": "torch.float16", "BF16": "torch.bfloat16",
+            "INT32": "torch.int32", "INT8": "torch.int8"}
+
+HOST = '''\
+import time
+_t0 = time.perf_counter()
+import json, sys
+sys.path.insert(0, {root!r})
+import torch, pypto
+_t_import = time.perf_counter()
+{module}
+
+_args = [{tensors}]
+_t_call = time.perf_counter()
+try:
+    {kernel}(*_args)
+    _verdict = "OK"
+except BaseException as e:  # the compiler's first error
+    _verdict = "ERROR " + type(e).__name__ + ": " + " ".join(str(e).split())[:240]
+_t_end = time.perf_counter()
+print("ORACLE_RESULT " + json.dumps({{"verdict": _verdict, "import_s": _t_import - _t0,
+      "call_s": _t_end - _t_call, "in_process_s": _t_end - _t0}}), flush=True)
+'''
+
+
+def oracle_script(proj: Path, kernel: dict) -> str:
+    src = (proj / kernel["path"]).read_text()
+    src = src.replace("@pypto.frontend.jit\n",
+                      '@pypto.frontend.jit(runtime_options={"run_mode": pypto.RunMode.SIM})\n')
+    tensors = ", ".join(f"torch.ones({p['shape']!r}, dtype={TORCH_DT[p['dtype']]})" for p in kernel["params"])
+    return HOST.format(root=str(proj), module=src, tensors=tensors, kernel=kernel["kernel"])
+
+
+def pick_oracle_kernels(manifest: dict) -> tuple[dict | None, dict | None]:
+    plain = [k for k in manifest["kernels"] if k["template"] not in ("factory", "helper")]
+    bad = None
+    for kind in ("reduce-align", "matmul-k", "transpose", "broadcast", "reshape"):
+        bad = next((k for k in plain if k["bug"] == kind), None)
+        if bad:
+            break
+    good = None
+    if bad is not None:
+        good = next((k for k in plain if not k["bug"] and k["template"] == bad["template"]), None)
+    return bad, good
+
+
+def bench_oracle(oracle_py: str, py: str, proj: Path, manifest: dict, log) -> dict | None:
+    probe = subprocess.run([oracle_py, "-c", "import pypto"], capture_output=True, timeout=300)
+    if probe.returncode != 0:
+        log(f"  oracle: `{oracle_py} -c 'import pypto'` failed; skipped")
+        return None
+    bad, good = pick_oracle_kernels(manifest)
+    out: dict = {}
+    for label, k in (("buggy", bad), ("clean", good)):
+        if k is None:
+            continue
+        script = proj / f"oracle_{label}.py"
+        script.write_text(oracle_script(proj, k))
+        r = run_measured([oracle_py, str(script)], proj, timeout=600)
+        m = re.search(r"^ORACLE_RESULT (.*)$", r["out"], flags=re.M)
+        info = json.loads(m.group(1)) if m else {"verdict": f"rc={r['rc']} (no result line)", "import_s": float("nan"),
+                                                 "call_s": float("nan"), "in_process_s": float("nan")}
+        info.update({"kernel": f"{k['path']}::{k['kernel']}", "bug": k["bug"], "wall": r["wall"],
+                     "rss_mib": r["rss_mib"]})
+        # The plugin on the same single file, cold cache (what `pypto-check FILE` costs).
+        cache = proj / ".cache-single"
+        shutil.rmtree(cache, ignore_errors=True)
+        rm = run_measured([py, "-m", "mypy", "--config-file", "plugin.ini", "--cache-dir", str(cache), k["path"]], proj)
+        shutil.rmtree(cache, ignore_errors=True)
+        info["plugin_single_file_cold"] = rm["wall"]
+        info["plugin_single_file_summary"] = summary_line(rm["out"])
+        out[label] = info
+        log(f"  oracle {label}: {info['kernel']} ({k['bug'] or 'no bug'}): total {r['wall']:.1f} s "
+            f"(import torch+pypto {info['import_s']:.1f} s, kernel call {info['call_s']:.1f} s) -> {info['verdict'][:120]}")
+        log(f"         plugin on that file, cold: {rm['wall']:.2f} s -> {info['plugin_single_file_summary']}")
+    return out
+
+
+# --- report -------------------------------------------------------------------------------
+def fmt_s(x: float) -> str:
+    return f"{x:.2f} s" if x >= 0.1 else f"{x * 1000:.0f} ms"
+
+
+def report(results: list[dict], oracle: dict | None, meta: dict) -> str:
+    L: list[str] = []
+    L.append(f"Machine: {meta['machine']}; Python {meta['python']}; mypy {meta['mypy']}")
+    L.append("Config: `check_untyped_defs = True` in both configurations (as `pypto-check`); "
+             "\"stubs\" = no plugin with mypy's default parser, \"stubs-ast\" = no plugin with "
+             "`--no-native-parser` (the parser the plugin forces); time = wall, median of the runs shown.")
+    L.append("")
+    L.append("| N modules (kernels, lines) | stubs cold | stubs-ast cold | plugin cold | ratio vs stubs / stubs-ast "
+             "| stubs warm | stubs-ast warm | plugin warm | ratio vs stubs / stubs-ast "
+             "| dmypy recheck --update | dmypy check after edit | peak RSS stubs / stubs-ast / plugin (cold) |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        m = r["mypy"]
+        c = {k: med(m[k]["cold"]) for k in CONFIGS}
+        w = {k: med(m[k]["warm"]) for k in CONFIGS}
+        rss = {k: max(m[k]["cold_rss"]) for k in CONFIGS}
+        dp = r.get("dmypy", {}).get("plugin.ini", {})
+        L.append(
+            f"| {r['n']} ({r['kernels']}, {r['lines']}) "
+            f"| {fmt_s(c['stubs'])} | {fmt_s(c['stubs-ast'])} | {fmt_s(c['plugin'])} "
+            f"| {c['plugin'] / c['stubs']:.2f}x / {c['plugin'] / c['stubs-ast']:.2f}x "
+            f"| {fmt_s(w['stubs'])} | {fmt_s(w['stubs-ast'])} | {fmt_s(w['plugin'])} "
+            f"| {w['plugin'] / w['stubs']:.2f}x / {w['plugin'] / w['stubs-ast']:.2f}x "
+            f"| {fmt_s(med(dp.get('recheck_update', [])))} | {fmt_s(med(dp.get('check_after_edit', [])))} "
+            f"| {rss['stubs']:.0f} / {rss['stubs-ast']:.0f} / {rss['plugin']:.0f} MiB |")
+    L.append("")
+    L.append("Runs per cell: " + ", ".join(f"N={r['n']}: {r['repeat']}" for r in results) + ".")
+    L.append("")
+    L.append("dmypy (daemon) details, plugin vs stubs-only:")
+    L.append("")
+    L.append("| N | config | start | initial check | no-change check | recheck --update (runs) | check after edit (runs) "
+             "| dims.py Final edit + check / revert + check | daemon peak RSS |")
+    L.append("|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        for cfg, d in r.get("dmypy", {}).items():
+            L.append(f"| {r['n']} | {cfg.replace('.ini', '')} | {fmt_s(d['start'])} | {fmt_s(d['initial'])} "
+                     f"| {fmt_s(d['nochange_check'])} "
+                     f"| {', '.join(fmt_s(x) for x in d['recheck_update'])} "
+                     f"| {', '.join(fmt_s(x) for x in d['check_after_edit'])} "
+                     f"| {fmt_s(d['fanout_dims'][0])} / {fmt_s(d['fanout_dims'][1])} | {d['daemon_hwm_mib']:.0f} MiB |")
+    L.append("")
+    L.append("Scaling (cold / warm wall time per module, ms):")
+    L.append("")
+    L.append("| N | stubs cold | plugin cold | stubs warm | plugin warm |")
+    L.append("|---|---|---|---|---|")
+    for r in results:
+        m = r["mypy"]
+        L.append(f"| {r['n']} | {1000 * med(m['stubs']['cold']) / r['n']:.1f} | {1000 * med(m['plugin']['cold']) / r['n']:.1f} "
+                 f"| {1000 * med(m['stubs']['warm']) / r['n']:.1f} | {1000 * med(m['plugin']['warm']) / r['n']:.1f} |")
+    L.append("")
+    L.append("Findings (mypy output summary) and the plugin against the seeded bugs:")
+    L.append("")
+    for r in results:
+        m = r["mypy"]
+        rc = r["recall"]
+        L.append(f"- N={r['n']}: stubs: {m['stubs']['summary']} (the call-form annotations are `valid-type` errors "
+                 f"without the plugin); plugin: {m['plugin']['summary']}; seeded bugs {rc['seeded_bugs']} in "
+                 f"{rc['buggy_files']} files, plugin flagged {rc['buggy_files_flagged']} of those files; "
+                 f"missed: {', '.join(rc['missed_files']) or 'none'}; flagged without a seeded bug: "
+                 f"{', '.join(rc['clean_files_flagged']) or 'none'}")
+    if oracle:
+        L.append("")
+        L.append("Real compiler (PyPTO 0.2.0, SIM mode, one process per kernel):")
+        L.append("")
+        L.append("| kernel | seeded bug | compiler total wall | import torch+pypto | kernel call (trace+compile) | compiler verdict | plugin, that file alone, cold | plugin verdict |")
+        L.append("|---|---|---|---|---|---|---|---|")
+        for label in ("buggy", "clean"):
+            o = oracle.get(label)
+            if not o:
+                continue
+            L.append(f"| `{o['kernel']}` | {o['bug'] or '-'} | {fmt_s(o['wall'])} | {fmt_s(o['import_s'])} | {fmt_s(o['call_s'])} "
+                     f"| {o['verdict'][:100]} | {fmt_s(o['plugin_single_file_cold'])} | {o['plugin_single_file_summary']} |")
+    L.append("")
+    L.append("Targets:")
+    for t in TARGETS:
+        L.append(f"- {t}")
+    L.append("")
+    L.append("Verdicts:")
+    for r in results:
+        m = r["mypy"]
+        for phase in ("cold", "warm"):
+            for base in ("stubs", "stubs-ast"):
+                ratio = med(m["plugin"][phase]) / med(m[base][phase])
+                L.append(f"- N={r['n']} {phase}: plugin / {base} = {ratio:.2f}x -> {'PASS' if ratio <= 1.25 else 'FAIL'}")
+        dp = r.get("dmypy", {}).get("plugin.ini")
+        if dp and r["n"] == 200:
+            x = med(dp["recheck_update"])
+            y = med(dp["check_after_edit"])
+            L.append(f"- N=200 dmypy recheck --update {fmt_s(x)} -> {'PASS' if x < 0.5 else 'FAIL'}; "
+                     f"dmypy check after edit {fmt_s(y)} -> {'PASS' if y < 0.5 else 'FAIL'}")
+    if len(results) >= 2:
+        a, b = results[0], results[-1]
+        for name in ("stubs", "plugin"):
+            for phase in ("cold", "warm"):
+                pa = med(a["mypy"][name][phase]) / a["n"]
+                pb = med(b["mypy"][name][phase]) / b["n"]
+                L.append(f"- growth {name} {phase}: {1000 * pa:.1f} ms/module at N={a['n']} -> {1000 * pb:.1f} ms/module "
+                         f"at N={b['n']} ({pb / pa:.2f}x per module; ~1x or below = linear or better)")
+    return "\n".join(L)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", "--sizes", type=int, nargs="+", default=[50, 200, 1000])
+    ap.add_argument("--repeat", type=int, default=3, help="runs per cell for N <= 200 (one run above)")
+    ap.add_argument("--edits", type=int, default=3, help="dmypy edits (each: recheck --update, then check)")
+    ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--python", default=sys.executable, help="interpreter whose mypy/pypto-stubs are measured")
+    ap.add_argument("--oracle-python", help="interpreter with pypto 0.2.0 + torch (optional)")
+    ap.add_argument("--no-dmypy-stubs", action="store_true", help="skip the stubs-only dmypy reference")
+    ap.add_argument("--workdir", type=Path, help="keep the generated projects here (default: a temp dir, removed)")
+    ap.add_argument("--json", type=Path, help="also write the raw figures here")
+    args = ap.parse_args()
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    ver = subprocess.run([args.python, "-m", "mypy", "--version"], capture_output=True, text=True).stdout.strip()
+    probe = subprocess.run([args.python, "-c", "import mypy_plugin, importlib.util as u; "
+                            "print(u.find_spec('pypto-stubs') is not None or bool(__import__('glob').glob("
+                            "__import__('sysconfig').get_paths()['purelib'] + '/pypto-stubs')))"],
+                           capture_output=True, text=True)
+    if probe.returncode != 0 or "True" not in probe.stdout:
+        sys.exit(f"{args.python}: mypy_plugin / pypto-stubs are not installed (pip install . , not -e)")
+    meta = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "mypy": ver,
+    }
+    root = args.workdir or Path(tempfile.mkdtemp(prefix="pypto-bench-"))
+    root.mkdir(parents=True, exist_ok=True)
+    results: list[dict] = []
+    oracle = None
+    try:
+        for n in args.sizes:
+            proj = root / f"n{n}"
+            manifest = gen_kernels.generate(n, proj, seed=args.seed)
+            (proj / "stubs.ini").write_text(STUBS_INI)
+            (proj / "plugin.ini").write_text(PLUGIN_INI)
+            repeat = args.repeat if n <= 200 else 1
+            log(f"N={n}: {manifest['n_kernels']} kernels, {manifest['n_buggy']} with a seeded bug, "
+                f"{manifest['lines']} lines; {repeat} run(s) per cell")
+            r = {"n": n, "kernels": manifest["n_kernels"], "lines": manifest["lines"], "repeat": repeat}
+            r["mypy"] = bench_mypy(args.python, proj, repeat, log)
+            r["recall"] = plugin_recall(r["mypy"]["plugin"]["output"], manifest)
+            edit_file = manifest["kernels"][len(manifest["kernels"]) // 2]["path"]
+            r["dmypy_edit_file"] = edit_file
+            r["dmypy"] = {}
+            cfgs = ["plugin.ini"] + ([] if args.no_dmypy_stubs else ["stubs.ini"])
+            for cfg in cfgs:
+                r["dmypy"][cfg] = bench_dmypy(args.python, proj, cfg, edit_file, args.edits, log)
+            for name in CONFIGS:
+                r["mypy"][name].pop("output", None)
+            results.append(r)
+            if args.oracle_python and oracle is None:
+                oracle = bench_oracle(args.oracle_python, args.python, proj, manifest, log)
+            if not args.workdir:
+                shutil.rmtree(proj, ignore_errors=True)
+    finally:
+        if not args.workdir:
+            shutil.rmtree(root, ignore_errors=True)
+    text = report(results, oracle, meta)
+    print(text)
+    if args.json:
+        args.json.write_text(json.dumps({"meta": meta, "results": results, "oracle": oracle}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
