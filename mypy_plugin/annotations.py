@@ -25,9 +25,11 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .knowledge.arith import fold
 from .knowledge.dtypes import DTYPES, FP32
 from .knowledge.ops import TensorVal
 from .knowledge.shapes import Dim, Shape
+from .module_constants import AST_OPS as _AST_OPS
 from .source_rewrite import EXPR_PREFIX
 from .tensor_types import TENSOR, dtype_of_value, tensor_type
 
@@ -102,16 +104,8 @@ class _Resolver:
             return d if isinstance(d, int) else None
         if isinstance(node, ast.BinOp):
             a, b = self._eval(node.left), self._eval(node.right)
-            if a is None or b is None:
-                return None
-            if isinstance(node.op, ast.Add):
-                return a + b
-            if isinstance(node.op, ast.Sub):
-                return a - b
-            if isinstance(node.op, ast.Mult):
-                return a * b
-            if isinstance(node.op, ast.FloorDiv) and b:
-                return a // b
+            op = _AST_OPS.get(type(node.op))
+            return None if a is None or b is None or op is None else fold(op, a, b)
         return None
 
     def dtype(self, t: Type) -> tuple[bool, str | None]:

@@ -29,8 +29,9 @@ from mypy.nodes import (
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import Instance, LiteralType, Type, TupleType, get_proper_type
 
+from .knowledge.arith import fold
 from .knowledge.ops import Key, TensorVal
-from .knowledge.shapes import Dim, Span
+from .knowledge.shapes import INT_KEY, Dim, Span
 from .tensor_types import dtype_of_value, tensor_val
 
 _Slot = tuple[Union[Type, None], Union[Expression, None]]
@@ -45,15 +46,22 @@ def int_of_type(t: Type | None) -> int | None:
     return None
 
 
-def int_of_expr(e: Expression | None) -> int | None:
+def int_of_expr(e: Expression | None, depth: int = 0) -> int | None:
+    """Int literals, Final constants, and + - * // % on them (``COLS // 2``)."""
+    if e is None or depth > 16:
+        return None
     if isinstance(e, IntExpr):
         return e.value
-    if isinstance(e, UnaryExpr) and e.op == "-" and isinstance(e.expr, IntExpr):
-        return -e.expr.value
+    if isinstance(e, UnaryExpr) and e.op == "-":
+        inner = int_of_expr(e.expr, depth + 1)
+        return None if inner is None else -inner
     if isinstance(e, (NameExpr, MemberExpr)) and isinstance(e.node, Var):
-        v = e.node.final_value
-        if type(v) is int:
-            return v
+        final = e.node.final_value
+        if isinstance(final, int) and not isinstance(final, bool):
+            return final
+    if isinstance(e, OpExpr):
+        a, b = int_of_expr(e.left, depth + 1), int_of_expr(e.right, depth + 1)
+        return None if a is None or b is None else fold(e.op, a, b)
     return None
 
 
@@ -195,7 +203,7 @@ class CallArgs:
         if e is None:
             return [None]
         items = e.items if isinstance(e, TupleExpr) else [e]
-        return [_key_of(i) for i in items]
+        return [_key_of(i, self.expr_type) for i in items]
 
 
 def _slots(types: list[list[Type]], exprs: list[list[Expression]]) -> list[list[_Slot]]:
@@ -266,7 +274,20 @@ def _linear(e: Expression | None, depth: int = 0) -> dict[str, int] | None:
     return None
 
 
-def _key_of(e: Expression) -> object:
+def _is_scalar_index(e: Expression, typer: Callable[[Expression], Type] | None) -> bool:
+    """An index of type int or SymbolicScalar (a loop variable, ``b + 1``)."""
+    if typer is None:
+        return False
+    try:
+        t = get_proper_type(typer(e))
+    except Exception:
+        return False
+    if isinstance(t, LiteralType):
+        t = t.fallback
+    return isinstance(t, Instance) and t.type.fullname in ("builtins.int", "pypto.SymbolicScalar")
+
+
+def _key_of(e: Expression, typer: Callable[[Expression], Type] | None = None) -> object:
     if isinstance(e, EllipsisExpr):
         return Ellipsis
     if isinstance(e, SliceExpr):
@@ -284,4 +305,6 @@ def _key_of(e: Expression) -> object:
             return Span(None)
         return Span(diff.get("", 0))
     v = int_of_expr(e)
-    return v if v is not None else None
+    if v is not None:
+        return v
+    return INT_KEY if _is_scalar_index(e, typer) else None

@@ -28,6 +28,13 @@ class PluginConfig:
     # What pypto-reduce-align checks when the vec tile is unknown: "tile" = stay silent,
     # "dim" = the folklore rule (tensor dim * bytes % 32), for teams that always tile the full dim.
     reduce_align_fallback: str = "tile"
+    # Kernels rebind names to tensors of other shapes (t = reshape(t, ...)); mypy's
+    # allow_redefinition lets each assignment have its own type. "false" keeps mypy's default.
+    rebind_tensors: str = "true"
+
+    @property
+    def allows_rebinding(self) -> bool:
+        return self.rebind_tensors.lower() in ("true", "1", "yes", "on")
 
     @property
     def has_reduce_align_rule(self) -> bool:

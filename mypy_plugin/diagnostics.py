@@ -21,7 +21,7 @@ def shape_error(api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Cont
     code = codes.BY_NAME.get(err.code)
     if code is None:
         return
-    message = err.message if err.message.startswith(op) else f"{op}: {err.message}"
+    message = err.message if not op or err.message.startswith(op) else f"{op}: {err.message}"
     report(api, code, message, err.note, ctx)
 
 

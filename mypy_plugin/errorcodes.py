@@ -22,8 +22,26 @@ BROADCAST: Final = ErrorCode("pypto-broadcast", "Shapes that do not broadcast", 
 RESHAPE: Final = ErrorCode("pypto-reshape", "reshape/view that changes the element count or rank", _CATEGORY)
 AXIS: Final = ErrorCode("pypto-axis", "Axis out of range", _CATEGORY)
 TILE_MISSING: Final = ErrorCode("pypto-tile-missing", "An op with no vec/cube tile set before it", _CATEGORY)
-ANNOTATION: Final = ErrorCode("pypto-annotation", "A tensor annotation the plugin cannot read", _CATEGORY)
+TILE_RANK: Final = ErrorCode("pypto-tile-rank", "A vec tile with the wrong number of entries for an op", _CATEGORY)
+CUBE_TILE: Final = ErrorCode("pypto-cube-tile", "Cube tile values the matmul rejects", _CATEGORY)
+DTYPE_MISMATCH: Final = ErrorCode("pypto-dtype-mismatch", "Tensor operands of different dtypes", _CATEGORY)
+MATMUL_DTYPE: Final = ErrorCode("pypto-matmul-dtype", "matmul input/output dtypes the compiler rejects", _CATEGORY)
+MATMUL_DTYPE_DOC: Final = ErrorCode(
+    "pypto-matmul-dtype-doc",
+    "matmul dtypes outside the documented table (accepted by 0.2.0)",
+    _CATEGORY,
+    default_enabled=False,
+)
+MATMUL_RANK: Final = ErrorCode("pypto-matmul-rank", "matmul operand ranks or batch dims that do not fit", _CATEGORY)
+OUT_SHAPE: Final = ErrorCode("pypto-out-shape", "A result written into an output of another shape", _CATEGORY)
+OUT_DTYPE: Final = ErrorCode("pypto-out-dtype", "A result written into an output of another dtype", _CATEGORY)
+KERNEL_SIGNATURE: Final = ErrorCode("pypto-kernel-signature", "A jit kernel definition the frontend rejects", _CATEGORY)
 
 BY_NAME: Final[dict[str, ErrorCode]] = {
-    c.code: c for c in (TRANSPOSE, NO_METHOD, REDUCE_ALIGN, MATMUL_K, BROADCAST, RESHAPE, AXIS, TILE_MISSING, ANNOTATION)
+    c.code: c
+    for c in (
+        TRANSPOSE, NO_METHOD, REDUCE_ALIGN, MATMUL_K, BROADCAST, RESHAPE, AXIS, TILE_MISSING, TILE_RANK,
+        CUBE_TILE, DTYPE_MISMATCH, MATMUL_DTYPE, MATMUL_DTYPE_DOC, MATMUL_RANK, OUT_SHAPE, OUT_DTYPE,
+        KERNEL_SIGNATURE,
+    )
 }

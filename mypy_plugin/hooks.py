@@ -15,18 +15,26 @@ from mypy.types import AnyType, CallableType, Type, TupleType, TypeOfAny, get_pr
 from . import diagnostics
 from .call_args import CallArgs
 from .config import PluginConfig
-from .knowledge.checks import CHECKS_BY_KIND, Env
-from .knowledge.ops import OPS, Op, TensorVal
+from .knowledge.checks import Call, Env, kind_checks
+from .knowledge.tiles import UNKNOWN
+from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
+from .kernel_signature import check_kernel
+from .knowledge.out_checks import check_write
 from .knowledge.shapes import ShapeError, fmt_shape
-from .tensor_types import is_tensor, tensor_type, tensor_val
+from .tensor_types import NamedType, is_tensor, tensor_type, tensor_val
 from .tile_flow import TileFlowCache
 
 
-def _result_type(result: TensorVal | tuple[TensorVal, ...], default: Type, named: Callable[..., object]) -> Type:
+def _result_type(result: Result, default: Type, named: NamedType) -> Type:
+    if result is SCALAR:
+        return named("pypto.SymbolicScalar", [])
+    if result is ANY or result is None:
+        return AnyType(TypeOfAny.special_form) if result is ANY else default
     if isinstance(result, tuple):
-        items: list[Type] = [tensor_type(r, named) for r in result]  # type: ignore[arg-type]
-        return TupleType(items, named("builtins.tuple", []))  # type: ignore[arg-type]
-    return tensor_type(result, named)  # type: ignore[arg-type]
+        items: list[Type] = [tensor_type(r, named) for r in result]
+        return TupleType(items, named("builtins.tuple", [AnyType(TypeOfAny.special_form)]))
+    assert isinstance(result, TensorVal)
+    return tensor_type(result, named)
 
 
 class Session:
@@ -35,6 +43,8 @@ class Session:
     def __init__(self, config: PluginConfig) -> None:
         self.config = config
         self.tiles = TileFlowCache()
+        # Outside a function (or where mypy hides it) the tiles are unknown: tile checks stay silent.
+        self.unknown_env = Env(UNKNOWN, UNKNOWN, config.has_reduce_align_rule, config.reduce_align_fallback)
 
     @staticmethod
     def _where(api: object) -> tuple[MypyFile, FuncDef, dict[str, MypyFile]] | None:
@@ -65,23 +75,23 @@ class Session:
         return Env(state.vec, state.cube, self.config.has_reduce_align_rule, self.config.reduce_align_fallback)
 
 
+_CHECKS = kind_checks()
+
+
 def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | MethodContext, label: str) -> Type:
     try:
         result = op.rule(args)
     except ShapeError as err:
         diagnostics.shape_error(ctx.api, err, label, ctx.context)
         return ctx.default_return_type
-    checks = CHECKS_BY_KIND.get(op.kind, ())
+    checks = _CHECKS.get(op.kind, ())
     if checks:
-        env = session.env(ctx)
-        if env is not None:
-            for check in checks:
-                problem = check(op.name, label, args, env)
-                if problem is not None:
-                    diagnostics.shape_error(ctx.api, problem, label, ctx.context)
-                    break
-    if result is None:
-        return ctx.default_return_type
+        env = session.env(ctx) or session.unknown_env
+        call = Call(op.name, label, args, env, result)
+        for check in checks:
+            problem = check(call)
+            if problem is not None:
+                diagnostics.shape_error(ctx.api, problem, label, ctx.context)
     return _result_type(result, ctx.default_return_type, ctx.api.named_generic_type)
 
 
@@ -194,15 +204,54 @@ def _relax_kernel(t: Type) -> Type:
     return p.copy_modified(arg_types=[any_t if is_tensor(a) else a for a in p.arg_types])
 
 
-def decorator_function_hook(ctx: FunctionContext) -> Type:
+def decorator_hook(ctx: FunctionContext | MethodContext) -> Type:
+    """``@pypto.frontend.jit`` / ``@...jit(...)`` / ``@...function``: check the kernel's
+    definition, and relax what callers may pass."""
+    try:
+        check_kernel(ctx.api, ctx.context)
+    except Exception:
+        pass
     try:
         return _relax_kernel(ctx.default_return_type)
     except Exception:
         return ctx.default_return_type
 
 
-def decorator_method_hook(ctx: MethodContext) -> Type:
-    try:
-        return _relax_kernel(ctx.default_return_type)
-    except Exception:
+def write_hook(kind: str) -> Callable[[MethodContext], Type]:
+    """``out[...] = value`` (``__setitem__``) and ``out.move(value)``."""
+
+    def hook(ctx: MethodContext) -> Type:
+        try:
+            dest = tensor_val(ctx.type)
+            if dest is None:
+                return ctx.default_return_type
+            args = CallArgs.of_method(ctx)
+            value = args.tensor("value", 2) if kind == "setitem" else args.tensor("other", 1)
+            if value is None:
+                return ctx.default_return_type
+            keys = args.index_keys() if kind == "setitem" else None
+            if keys is not None and any(k is None for k in keys):
+                return ctx.default_return_type
+            target = args.source("input", 0) or "the output"
+            for problem in check_write(dest, keys, value, target):
+                diagnostics.shape_error(ctx.api, problem, "", ctx.context)
+        except Exception:
+            pass
         return ctx.default_return_type
+
+    return hook
+
+
+def shape_attribute_hook(ctx: AttributeContext) -> Type:
+    """``x.shape``: ints when every dim is static (closure dims too: they are ints at run time);
+    otherwise ``Any`` items (a DYNAMIC dim is a SymbolicScalar, an unknown one either)."""
+    try:
+        val = tensor_val(ctx.type)
+        if val is None:
+            return ctx.default_attr_type
+        named = ctx.api.named_generic_type
+        static = val.shape is not None and all(d is not None for d in val.shape)
+        item: Type = named("builtins.int", []) if static else AnyType(TypeOfAny.special_form)
+        return named("builtins.list", [item])
+    except Exception:
+        return ctx.default_attr_type

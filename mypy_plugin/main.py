@@ -17,7 +17,7 @@ from mypy.plugin import (
     Plugin,
     ReportConfigContext,
 )
-from mypy.types import Type
+from mypy.types import AnyType, Type, TypeOfAny
 
 from . import config, hooks
 from .annotations import analyze_tensor
@@ -46,6 +46,10 @@ _PLUGIN_FINGERPRINT: Final = _fingerprint()
 _DECORATORS: Final = frozenset({"pypto.frontend.jit", "pypto.frontend.function"})
 
 
+def _any_type(ctx: AnalyzeTypeContext) -> Type:
+    return AnyType(TypeOfAny.special_form)
+
+
 class PyptoPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
@@ -61,6 +65,8 @@ class PyptoPlugin(Plugin):
         # by mypy's Python-ast parser.
         options.native_parser = False
         options.transform_source = transform_source
+        if self.config.allows_rebinding:
+            options.allow_redefinition = True
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         # The plugin's own code is part of the answer: a new version rechecks everything.
@@ -69,19 +75,27 @@ class PyptoPlugin(Plugin):
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         if fullname in (TENSOR, "pypto.tensor"):  # `tensor` is the runtime alias
             return analyze_tensor
+        if fullname.startswith("pypto.DT_"):
+            # ``dim: pypto.DT_INT8``: a dtype value as a (scalar) parameter's annotation, as real
+            # kernels write it; not a type, but not our business either.
+            return _any_type
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == TENSOR:
             return hooks.constructor_hook
         if fullname in _DECORATORS:
-            return hooks.decorator_function_hook
+            return hooks.decorator_hook
         op = hooks.FUNCTION_TABLE.get(fullname)
         return hooks.function_hook(self.session, op) if op is not None else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname == "pypto.frontend._JitDecorator.__call__":
-            return hooks.decorator_method_hook
+            return hooks.decorator_hook
+        if fullname == "pypto.Tensor.__setitem__":
+            return hooks.write_hook("setitem")
+        if fullname == "pypto.Tensor.move":
+            return hooks.write_hook("move")
         if fullname.startswith("pypto.Tensor."):
             name = fullname[len("pypto.Tensor."):]
             if name in _NO_METHODS:
@@ -94,6 +108,8 @@ class PyptoPlugin(Plugin):
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         if fullname == "pypto.Tensor.T":
             return hooks.transpose_attribute_hook(self.session)
+        if fullname in ("pypto.Tensor.shape", "pypto.Tensor.valid_shape"):
+            return hooks.shape_attribute_hook
         if fullname == "pypto.Tensor.ndim":
             return hooks.attribute_no_method_hook("ndim")
         return None

@@ -7,7 +7,10 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from .knowledge.arith import fold
+
 _MAX_DEPTH: Final = 8
+AST_OPS: Final[dict[type, str]] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
 # PEP 8 constant names: the only ones the rewrite declares Final.
 _CONSTANT_NAME: Final = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
 
@@ -53,18 +56,8 @@ class ModuleConstants:
             return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
         if isinstance(node, ast.BinOp):
             a, b = self.int_value(node.left, depth + 1), self.int_value(node.right, depth + 1)
-            if a is None or b is None:
-                return None
-            if isinstance(node.op, ast.Add):
-                return a + b
-            if isinstance(node.op, ast.Sub):
-                return a - b
-            if isinstance(node.op, ast.Mult):
-                return a * b
-            if isinstance(node.op, ast.FloorDiv) and b != 0:
-                return a // b
-            if isinstance(node.op, ast.Mod) and b != 0:
-                return a % b
+            op = AST_OPS.get(type(node.op))
+            return None if a is None or b is None or op is None else fold(op, a, b)
         return None
 
     def final_candidates(self) -> list[ast.Assign]:
@@ -113,18 +106,23 @@ def _bound_names(stmt: ast.stmt) -> Iterator[str]:
 
 
 def _names_bound_in_functions(tree: ast.Module) -> set[str]:
-    """Parameters, locals and ``global`` names of every function: they may shadow or rebind."""
+    """Parameters, locals and ``global`` names of every function: they may shadow or rebind.
+    One pass over the tree (nested functions are not walked again)."""
     names: set[str] = set()
-    for fn in ast.walk(tree):
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            continue
-        a = fn.args
-        for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
-            if arg is not None:
-                names.add(arg.arg)
-        for n in ast.walk(fn):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                names.add(n.id)
-            elif isinstance(n, (ast.Global, ast.Nonlocal)):
-                names.update(n.names)
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                a = child.args
+                names.update(arg.arg for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if arg)
+                visit(child, True)
+                continue
+            if in_function:
+                if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                    names.add(child.id)
+                elif isinstance(child, (ast.Global, ast.Nonlocal)):
+                    names.update(child.names)
+            visit(child, in_function)
+
+    visit(tree, False)
     return names

@@ -15,6 +15,8 @@ common cases, every column too:
 - UPPER_CASE module constants holding an int or a tuple of ints are declared ``Final``, so mypy
   records their values in the module interface: other modules see them, and a changed value
   rechecks its users in incremental and daemon runs.
+- ``s: dtype``, a closure parameter used as a (scalar) parameter's annotation, reads as ``Any``.
+- ``from typing import Final as _PyptoStubsFinal`` (and ``Any``) is appended to the first import.
 
 It runs inside mypy's parser, so it must never raise: any failure returns the source unchanged.
 """
@@ -22,6 +24,7 @@ It runs inside mypy's parser, so it must never raise: any failure returns the so
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -29,13 +32,18 @@ from .module_constants import ModuleConstants, dotted
 
 EXPR_PREFIX: Final = "="  # marks a dim kept as source text (never a valid type string)
 FINAL_ALIAS: Final = "_PyptoStubsFinal"
+ANY_ALIAS: Final = "_PyptoStubsAny"
 _TENSOR_NAMES: Final = frozenset({"Tensor", "tensor"})
 _POSITIONAL_KEYWORDS: Final = frozenset({"shape", "dtype", "format"})
 
 
-def _is_tensor_ref(node: ast.expr) -> bool:
-    name = dotted(node)
-    return name is not None and name.rsplit(".", 1)[-1] in _TENSOR_NAMES
+def _tensor_aliases(tree: ast.Module) -> frozenset[str]:
+    """Names bound to pypto.Tensor: ``Tensor``, ``tensor`` and ``from pypto import Tensor as PT``."""
+    names = set(_TENSOR_NAMES)
+    for n in tree.body:
+        if isinstance(n, ast.ImportFrom) and n.module == "pypto":
+            names.update(a.asname for a in n.names if a.name in _TENSOR_NAMES and a.asname)
+    return frozenset(names)
 
 
 @dataclass(frozen=True)
@@ -84,16 +92,32 @@ class _Source:
 
 
 class _Rewriter:
-    def __init__(self, src: _Source, consts: ModuleConstants) -> None:
+    def __init__(self, src: _Source, consts: ModuleConstants, tensor_names: frozenset[str]) -> None:
         self.src = src
         self.consts = consts
+        self.tensor_names = tensor_names
+        self.imports: list[str] = []  # typing names the rewritten source needs
+
+    def _is_tensor_ref(self, node: ast.expr) -> bool:
+        name = dotted(node)
+        return name is not None and name.rsplit(".", 1)[-1] in self.tensor_names
 
     # --- annotations ---------------------------------------------------------------
-    def annotation(self, node: ast.expr) -> None:
-        if isinstance(node, ast.Call) and _is_tensor_ref(node.func):
+    def annotation(self, node: ast.expr, enclosing_params: frozenset[str]) -> None:
+        if isinstance(node, ast.Call) and self._is_tensor_ref(node.func):
             self._call(node)
-        elif isinstance(node, ast.Subscript) and _is_tensor_ref(node.value):
+        elif isinstance(node, ast.Subscript) and self._is_tensor_ref(node.value):
             self._subscript(node)
+        elif isinstance(node, ast.Name) and node.id in enclosing_params:
+            # ``s: dtype`` in a kernel factory: a value (a closure parameter) used as an
+            # annotation. Real kernels do this for scalar parameters; read it as Any.
+            self.src.replace(self.src.start(node), self.src.end(node), ANY_ALIAS)
+            self._need("Any", ANY_ALIAS)
+
+    def _need(self, name: str, alias: str) -> None:
+        entry = f"{name} as {alias}"
+        if entry not in self.imports:
+            self.imports.append(entry)
 
     def _call(self, node: ast.Call) -> None:
         src = self.src
@@ -200,34 +224,56 @@ class _Rewriter:
 
     # --- module constants ------------------------------------------------------------
     def finalize_constants(self) -> None:
-        stmts = self.consts.final_candidates()
-        for i, stmt in enumerate(stmts):
-            target = stmt.targets[0]
-            pos = self.src.end(target)
+        for stmt in self.consts.final_candidates():
+            pos = self.src.end(stmt.targets[0])
             self.src.replace(pos, pos, f": {FINAL_ALIAS}")
-            if i == 0:
-                at = self.src.start(stmt)
-                self.src.replace(at, at, f"from typing import Final as {FINAL_ALIAS}; ")
+            self._need("Final", FINAL_ALIAS)
+
+    def add_imports(self, tree: ast.Module) -> None:
+        """``; from typing import ...`` right after the first top-level import: no line moves,
+        no column before it moves. (Without such an import, prefix the first statement.)"""
+        if not self.imports:
+            return
+        text = f"from typing import {', '.join(self.imports)}"
+        anchor = next((s for s in tree.body if isinstance(s, (ast.Import, ast.ImportFrom))), None)
+        if anchor is not None:
+            pos = self.src.end(anchor)
+            self.src.replace(pos, pos, f"; {text}")
+        elif tree.body:
+            pos = self.src.start(tree.body[0])
+            self.src.replace(pos, pos, f"{text}; ")
 
 
-def _annotations(tree: ast.Module) -> list[ast.expr]:
-    found: list[ast.expr] = []
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            a = n.args
-            for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
-                if arg is not None and arg.annotation is not None:
-                    found.append(arg.annotation)
-            if n.returns is not None:
-                found.append(n.returns)
-        elif isinstance(n, ast.AnnAssign):
-            found.append(n.annotation)
+def _annotations(tree: ast.Module) -> list[tuple[ast.expr, frozenset[str]]]:
+    """Every annotation, with the parameter names of the functions enclosing it."""
+    found: list[tuple[ast.expr, frozenset[str]]] = []
+
+    def visit(node: ast.AST, params: frozenset[str]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = child.args
+                args = [x for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x is not None]
+                found.extend((x.annotation, params) for x in args if x.annotation is not None)
+                if child.returns is not None:
+                    found.append((child.returns, params))
+                visit(child, params | {x.arg for x in args})
+            elif isinstance(child, ast.AnnAssign):
+                found.append((child.annotation, params))
+                visit(child, params)
+            else:
+                visit(child, params)
+
+    visit(tree, frozenset())
     return found
+
+
+# Cheap test before parsing: a tensor annotation (any form) or a module-level UPPER_CASE binding.
+_WORTH_PARSING: Final = re.compile(r"ensor\s*[(\[]|^_?[A-Z][A-Z0-9_]*\s*=", re.MULTILINE)
 
 
 def rewrite_source(source: str) -> str:
     """The rewritten source; the input itself when there is nothing to do or anything fails."""
-    if "pypto" not in source:
+    if "pypto" not in source or not _WORTH_PARSING.search(source):
         return source
     try:
         tree = ast.parse(source)
@@ -235,10 +281,11 @@ def rewrite_source(source: str) -> str:
         return source
     try:
         src = _Source(source)
-        rewriter = _Rewriter(src, ModuleConstants(tree))
-        for node in _annotations(tree):
-            rewriter.annotation(node)
+        rewriter = _Rewriter(src, ModuleConstants(tree), _tensor_aliases(tree))
+        for node, params in _annotations(tree):
+            rewriter.annotation(node, params)
         rewriter.finalize_constants()
+        rewriter.add_imports(tree)
         out = src.apply()
     except Exception:  # never break mypy's parser
         return source

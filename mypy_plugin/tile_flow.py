@@ -9,7 +9,7 @@ cannot see consistently in incremental runs, so it makes the state UNKNOWN.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from mypy.nodes import (
@@ -43,18 +43,14 @@ from mypy.nodes import (
 from mypy.types import TupleType, get_proper_type
 
 from .call_args import int_of_type
+from .knowledge.arith import fold
 from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
 
 SET_VEC: Final = "pypto.set_vec_tile_shapes"
 SET_CUBE: Final = "pypto.set_cube_tile_shapes"
 KERNEL_DECORATORS: Final = frozenset({"pypto.frontend.jit"})
 _MAX_HELPER_DEPTH: Final = 3
-_ARITH: Final[dict[str, Callable[[int, int], int]]] = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "//": lambda a, b: a // b,
-}
+
 _CACHE_SIZE: Final = 512
 
 
@@ -77,11 +73,9 @@ class _Flow:
             # Final constants (the source rewrite declares UPPER_CASE int constants Final).
             v = e.node.final_value
             return v if type(v) is int else None
-        if isinstance(e, OpExpr) and e.op in _ARITH:
+        if isinstance(e, OpExpr):
             a, b = self._int(e.left), self._int(e.right)
-            if a is None or b is None or (e.op == "//" and b == 0):
-                return None
-            return _ARITH[e.op](a, b)
+            return None if a is None or b is None else fold(e.op, a, b)
         return None
 
     def _ints(self, e: Expression) -> tuple[int | None, ...] | None:

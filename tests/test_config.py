@@ -26,7 +26,7 @@ def test_ini_section(tmp_path: Path) -> None:
     f.write_text("[mypy]\nplugins = mypy_plugin\n\n[pypto-stubs]\npypto_version = 0.2\n")
     cfg = load(str(f))
     assert cfg.has_reduce_align_rule
-    assert cfg.to_json() == {"pypto_version": "0.2", "reduce_align_fallback": "tile"}
+    assert cfg.to_json() == {"pypto_version": "0.2", "reduce_align_fallback": "tile", "rebind_tensors": "true"}
 
 
 def test_unknown_key_is_an_error(tmp_path: Path) -> None:

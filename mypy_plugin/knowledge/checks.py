@@ -1,7 +1,8 @@
-"""Checks that need more than shapes: the tiles in force and the plugin options.
+"""The checks beyond shape inference, and which op kinds they run for.
 
-Each check returns a :class:`ShapeError` to report (the op's result is still inferred), or
-None. They stay silent on anything unknown.
+A check sees one call (:class:`Call`: op, arguments, tiles in force, options, inferred result)
+and returns a :class:`ShapeError` to report, or None. The op's result is inferred either way.
+Every check stays silent on anything unknown.
 """
 
 from __future__ import annotations
@@ -10,10 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from . import dtypes
-from .ops import Args, TensorVal
-from .shapes import ShapeError, fmt_shape, normalize_axis
-from .tiles import NOT_SET, CubeTile, VecTile
+from .ops import Args, Result
+from .shapes import ShapeError
+from .tiles import UNKNOWN, CubeTile, VecTile
 
 
 @dataclass(frozen=True)
@@ -24,130 +24,35 @@ class Env:
     reduce_align_fallback: str  # "tile" (silent when the tile is unknown) or "dim"
 
 
-# (op name as in the table, label for messages, arguments, environment)
-Check = Callable[[str, str, Args, Env], "ShapeError | None"]
-
-# These reduce in fp32 internally, so fp16/bf16 inputs are checked with the fp32 size
-# (prod: reduction.cpp casts first; var, softmax: facts §6; rms_norm: operator.py casts).
-_FP32_INTERNAL: Final = frozenset({"prod", "var", "softmax", "rms_norm"})
-_TWO_BYTE_FLOATS: Final = frozenset({"DT_FP16", "DT_BF16"})
+UNKNOWN_TILES: Final = (UNKNOWN, UNKNOWN)
 
 
-def _reduced_axes(op: str, a: Args, rank: int) -> list[int] | None:
-    if op == "rms_norm":
-        return [rank - 1]
-    if op == "var" and not a.given("dim", 1):
-        return list(range(rank))
-    dim = a.int_value("dim", 1)
-    if dim is None:
-        dims = a.dims("dim", 1)
-        if dims is None or any(not isinstance(d, int) for d in dims):
-            return None
-        return [normalize_axis(d, rank) or 0 for d in dims if isinstance(d, int)]
-    ax = normalize_axis(dim, rank)
-    return None if ax is None else [ax]
+@dataclass(frozen=True)
+class Call:
+    op: str  # the op's name in the table ("sum", "__add__")
+    label: str  # how messages name it ("Tensor.sum", "operator +")
+    args: Args
+    env: Env
+    result: Result
 
 
-def _nearest_multiple(value: int, step: int) -> int:
-    down = (value // step) * step
-    up = down + step
-    return up if down == 0 or up - value <= value - down else down
+Check = Callable[[Call], "ShapeError | None"]
 
 
-def reduce_align(op: str, label: str, a: Args, env: Env) -> ShapeError | None:
-    """FC1001 (facts §4a): last-axis reduction tile * bytes must be a multiple of 32."""
-    if not env.reduce_align_rule:
-        return None
-    x = a.tensor("input", 0)
-    if x is None or x.shape is None or x.dtype is None:
-        return None
-    rank = len(x.shape)
-    axes = _reduced_axes(op, a, rank)
-    if axes is None or rank - 1 not in axes:
-        return None
-    dtype = dtypes.FP32 if op in _FP32_INTERNAL and x.dtype in _TWO_BYTE_FLOATS else x.dtype
-    size = dtypes.nbytes(dtype)
-    align = dtypes.elements_per_block(dtype)
-    if size is None or align is None:
-        return None
-    label = f"{label} reduces the last axis of {fmt_shape(x.shape)} {x.dtype}"
-    if dtype != x.dtype:
-        label += f" (reduced as {dtype})"
-    k = x.shape[-1] if x.shape[-1] is not None else "K"
-    ones = f"ones = pypto.full([{k}, 1], 1.0, pypto.{x.dtype})"
-    alt = f"or reduce with a ones vector: pypto.matmul({a.source('input', 0) or 'x'}, ones, pypto.DT_FP32) with {ones}"
-    tile = env.vec[rank - 1] if isinstance(env.vec, tuple) and len(env.vec) >= rank else None
-    if isinstance(env.vec, tuple) and len(env.vec) < rank:
-        return None  # tile rank < tensor rank: undefined behaviour in 0.2.0 (R31), not this rule
-    if tile is not None:
-        if (tile * size) % dtypes.BLOCK_BYTES == 0:
-            return None
-        assert isinstance(env.vec, tuple)
-        tile_text = "(" + ", ".join("?" if t is None else str(t) for t in env.vec) + ")"
-        return ShapeError(
-            "pypto-reduce-align",
-            f"{label}: vec tile {tile_text} has {tile} at index {rank - 1}, "
-            f"{tile} x {size} bytes = {tile * size} bytes, not a multiple of 32 bytes "
-            f"(a multiple of {align} elements); the compiler raises FC1001",
-            f"set that tile entry to a multiple of {align} (e.g. {_nearest_multiple(tile, align)}), {alt}",
-        )
-    if env.vec is NOT_SET or env.reduce_align_fallback != "dim":
-        return None
-    last = x.shape[-1]
-    if not isinstance(last, int) or (last * size) % dtypes.BLOCK_BYTES == 0:
-        return None
-    return ShapeError(
-        "pypto-reduce-align",
-        f"{label}: last dim {last} x {size} bytes = {last * size} bytes is not a multiple of 32 bytes "
-        f"(reduce_align_fallback = \"dim\": the vec tile is not known here)",
-        f"pad the last dim to a multiple of {align} (e.g. {_nearest_multiple(last, align)}), {alt}",
-    )
+def kind_checks() -> dict[str, tuple[Check, ...]]:
+    """Which checks run for which kind of op (the kinds are in the op table)."""
+    from . import elementwise_checks as ew
+    from . import matmul_checks as mm
+    from . import tile_checks as tc
 
-
-_SET_VEC_NOTE: Final = "call pypto.set_vec_tile_shapes(...) earlier in the kernel, one entry per dim of the output"
-
-
-def vec_tile_missing(op: str, label: str, a: Args, env: Env) -> ShapeError | None:
-    """F21004 "op [ADD]tile shape not set" (B13; EXP, MULS, CAST, REGISTER_COPY likewise)."""
-    if env.vec is not NOT_SET:
-        return None
-    if not any(isinstance(a.tensor(k, i), TensorVal) for k, i in (("input", 0), ("other", 1))):
-        return None
-    return ShapeError(
-        "pypto-tile-missing",
-        f"{label} runs with no vec tile set in this kernel; the compiler raises F21004 (tile shape not set)",
-        _SET_VEC_NOTE,
-    )
-
-
-def reduce_tile_missing(op: str, label: str, a: Args, env: Env) -> ShapeError | None:
-    """A reduction with no vec tile reads past an empty tile list: SIGSEGV, no message (R30)."""
-    if env.vec is not NOT_SET or a.tensor("input", 0) is None:
-        return None
-    return ShapeError(
-        "pypto-tile-missing",
-        f"{label} runs with no vec tile set in this kernel; PyPTO 0.2.0 crashes with SIGSEGV and no message",
-        _SET_VEC_NOTE,
-    )
-
-
-def cube_tile_missing(op: str, label: str, a: Args, env: Env) -> ShapeError | None:
-    """FC4000 "Invalid tile values: kL0=0 ..." (M02)."""
-    if env.cube is not NOT_SET:
-        return None
-    return ShapeError(
-        "pypto-tile-missing",
-        f"{label} runs with no cube tile set in this kernel; the compiler raises FC4000 (Invalid tile values: kL0=0 ...)",
-        "call pypto.set_cube_tile_shapes([mL0, mL1], [kL0, kL1], [nL0, nL1]) before the matmul",
-    )
-
-
-# Which checks run for which kind of op (the kinds are in the op table).
-CHECKS_BY_KIND: Final[dict[str, tuple[Check, ...]]] = {
-    "elementwise": (vec_tile_missing,),
-    "compare": (vec_tile_missing,),
-    "unary": (vec_tile_missing,),
-    "cast": (vec_tile_missing,),
-    "reduction": (reduce_tile_missing, reduce_align),
-    "matmul": (cube_tile_missing,),
-}
+    vector = (tc.vec_tile_missing, tc.vec_tile_rank, ew.dtype_mismatch)
+    return {
+        "elementwise": vector,
+        "compare": vector,
+        "unary": (tc.vec_tile_missing, tc.vec_tile_rank),
+        "cast": (tc.vec_tile_missing, tc.vec_tile_rank),
+        "reduction": (tc.reduce_tile_missing, tc.vec_tile_rank, tc.reduce_align),
+        "transpose": (tc.transpose_tile_rank,),
+        "concat": (ew.concat_dtypes,),
+        "matmul": (mm.matmul_rank, mm.matmul_dtypes, mm.matmul_doc_dtypes, tc.cube_tile_missing, mm.cube_tile_values),
+    }

@@ -41,9 +41,22 @@ class Args(Protocol):
     def source(self, key: Key, pos: int) -> str | None: ...
 
 
-Result = Union[TensorVal, tuple[TensorVal, ...], None]
+class _Special:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+SCALAR: Final = _Special("SCALAR")  # the op gives a SymbolicScalar, not a tensor
+ANY: Final = _Special("ANY")  # a tensor or a scalar, we cannot tell
+
+Result = Union[TensorVal, tuple[TensorVal, ...], _Special, None]
 Rule = Callable[[Args], Result]
-OpKind = Literal["elementwise", "compare", "unary", "cast", "reduction", "matmul", "layout", "creation", "other"]
+OpKind = Literal[
+    "elementwise", "compare", "unary", "cast", "reduction", "matmul", "transpose", "concat", "layout", "creation", "other"
+]
 
 
 @dataclass(frozen=True)
@@ -278,8 +291,11 @@ def _getitem(a: Args) -> Result:
     if x is None:
         return None
     keys = a.index_keys()
-    if x.shape is not None and keys and all(isinstance(k, int) for k in keys) and len(keys) == len(x.shape):
-        return None  # an all-int index reads one element (a SymbolicScalar), not a tensor
+    if keys and all(shapes.is_int_key(k) for k in keys):
+        if x.shape is None:
+            return ANY
+        if len(keys) == len(x.shape):
+            return SCALAR  # an all-int index reads one element: a SymbolicScalar (INT32 tensors)
     return TensorVal(shapes.index(x.shape, keys), x.dtype)
 
 
@@ -313,9 +329,9 @@ _ROWS: list[tuple[OpKind, Rule, Sequence[str]]] = [
     ("cast", _cast, ["cast"]),
     ("layout", _reshape, ["reshape"]),
     ("layout", _view, ["view"]),
-    ("layout", _transpose, ["transpose"]),
+    ("transpose", _transpose, ["transpose"]),
     ("layout", _unsqueeze, ["unsqueeze"]),
-    ("layout", _concat, ["concat"]),
+    ("concat", _concat, ["concat"]),
     ("layout", _expand_clone, ["expand_clone"]),
     ("elementwise", _where, ["where"]),
     ("creation", _full, ["full"]),

@@ -184,7 +184,7 @@ def concat(shapes: Sequence[Shape], dim: int | None) -> Shape:
     assert first is not None
     ax = normalize_axis(dim, len(first))
     if ax is None:
-        return None
+        raise ShapeError("pypto-axis", f"concat dim {dim} is out of range for rank {len(first)} {fmt_shape(first)}")
     if any(s is not None and len(s) != len(first) for s in shapes):
         return None
     total: Dim = 0
@@ -222,6 +222,20 @@ def k_dims(a: Shape, b: Shape, a_trans: bool, b_trans: bool) -> tuple[Dim, Dim]:
     return ka, kb
 
 
+class _IntKey:
+    """An index that is a scalar of unknown value (``a[i]`` with a loop variable): drops the dim."""
+
+    def __repr__(self) -> str:
+        return "INT_KEY"
+
+
+INT_KEY = _IntKey()
+
+
+def is_int_key(k: object) -> bool:
+    return (isinstance(k, int) and not isinstance(k, bool)) or k is INT_KEY
+
+
 @dataclass(frozen=True)
 class Span:
     """A slice whose bounds are not known but whose length may be (``a[i*8:(i+1)*8]``)."""
@@ -250,7 +264,7 @@ def index(shape: Shape, keys: Sequence[object]) -> Shape:
         expanded = list(keys) + [slice(None)] * (len(shape) - len(real))
     out: list[Dim] = []
     for d, k in zip(shape, expanded):
-        if isinstance(k, int):
+        if is_int_key(k):
             continue
         if isinstance(k, Span):
             ok = k.length is not None and (not isinstance(d, int) or k.length <= d)

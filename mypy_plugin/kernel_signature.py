@@ -1,0 +1,126 @@
+"""The frontend's rules for a ``@pypto.frontend.jit`` kernel definition (facts §2.2).
+
+Checked where mypy applies the decorator (its context is the :class:`Decorator` node):
+no ``return`` statement (X45), no return annotation, tensor parameters before all others
+(an unannotated parameter is not a tensor), and no ``from __future__ import annotations``
+(PEP 563 strings are not tensor annotations to the frontend).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mypy.nodes import (
+    ARG_STAR,
+    ARG_STAR2,
+    Block,
+    CallExpr,
+    Context,
+    Decorator,
+    ForStmt,
+    FuncDef,
+    IfStmt,
+    MypyFile,
+    RefExpr,
+    ReturnStmt,
+    Statement,
+    TryStmt,
+    WhileStmt,
+    WithStmt,
+)
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import AnyType, CallableType, TypeOfAny, UnboundType
+
+from . import errorcodes as codes
+from .diagnostics import report
+from .tile_flow import KERNEL_DECORATORS
+
+
+def _is_jit(deco: Decorator) -> bool:
+    for d in deco.original_decorators:
+        target = d.callee if isinstance(d, CallExpr) else d
+        if isinstance(target, RefExpr) and target.fullname in KERNEL_DECORATORS:
+            return True
+    return False
+
+
+def _returns(stmts: list[Statement]) -> Iterator[ReturnStmt]:
+    for s in stmts:
+        if isinstance(s, ReturnStmt):
+            yield s
+        elif isinstance(s, Block):
+            yield from _returns(s.body)
+        elif isinstance(s, IfStmt):
+            for b in s.body:
+                yield from _returns(b.body)
+            if s.else_body:
+                yield from _returns(s.else_body.body)
+        elif isinstance(s, (ForStmt, WhileStmt)):
+            yield from _returns(s.body.body)
+            if s.else_body:
+                yield from _returns(s.else_body.body)
+        elif isinstance(s, WithStmt):
+            yield from _returns(s.body.body)
+        elif isinstance(s, TryStmt):
+            blocks: list[Block | None] = [s.body, *s.handlers, s.else_body, s.finally_body]
+            for blk in blocks:
+                if blk is not None:
+                    yield from _returns(blk.body)
+
+
+def _is_tensor_annotation(t: object) -> bool:
+    return isinstance(t, UnboundType) and t.name.rsplit(".", 1)[-1] in ("Tensor", "tensor")
+
+
+def check_kernel(api: CheckerPluginInterface, context: Context) -> None:
+    if not isinstance(context, Decorator) or not _is_jit(context):
+        return
+    func: FuncDef = context.func
+    name = func.name
+    sig = func.unanalyzed_type
+    for ret in _returns(func.body.body):
+        report(
+            api, codes.KERNEL_SIGNATURE,
+            f'jit kernel "{name}" has a return statement; the frontend rejects it (ValueError: Return statements are not allowed)',
+            "write results into an output parameter: out[:] = result (or out.move(result))",
+            ret,
+        )
+    if not isinstance(sig, CallableType):
+        return
+    ret_type = sig.ret_type
+    if not (isinstance(ret_type, AnyType) and ret_type.type_of_any == TypeOfAny.unannotated):
+        report(
+            api, codes.KERNEL_SIGNATURE,
+            f'jit kernel "{name}" has a return annotation; the frontend rejects any, even "-> None" '
+            "(ValueError: Return annotation is not allowed)",
+            "remove the return annotation; write results into an output parameter",
+            func,
+        )
+    seen_other: str | None = None
+    has_tensor = False
+    for arg, kind, t in zip(func.arguments, sig.arg_kinds, sig.arg_types):
+        if kind in (ARG_STAR, ARG_STAR2):
+            continue
+        if _is_tensor_annotation(t):
+            has_tensor = True
+            if seen_other is not None:
+                report(
+                    api, codes.KERNEL_SIGNATURE,
+                    f'jit kernel "{name}": tensor parameter "{arg.variable.name}" comes after the non-tensor '
+                    f'parameter "{seen_other}"; the frontend rejects it (Non-tensor parameters must come after all '
+                    "tensor parameters)",
+                    "put all tensor parameters first (an unannotated parameter counts as non-tensor)",
+                    func,
+                )
+                break
+        elif seen_other is None:
+            seen_other = arg.variable.name
+    module = getattr(api, "tree", None)
+    if has_tensor and isinstance(module, MypyFile) and module.is_future_flag_set("annotations"):
+        report(
+            api, codes.KERNEL_SIGNATURE,
+            f'jit kernel "{name}" is in a module with "from __future__ import annotations": its tensor annotations '
+            "become strings and the frontend fails (Non-tensor parameter ... must not be a torch.Tensor)",
+            'remove "from __future__ import annotations" from this module',
+            func,
+        )

@@ -1,0 +1,189 @@
+"""Checks on the tiles in force: reduction alignment (§4a), missing tiles, tile rank (§3.1, §4c)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from . import dtypes
+from .checks import Call
+from .ops import Args, TensorVal
+from .shapes import ShapeError, fmt_shape, normalize_axis
+from .tiles import NOT_SET
+
+# These reduce in fp32 internally, so fp16/bf16 inputs are checked with the fp32 size
+# (prod: reduction.cpp casts first; var, softmax: facts §6; rms_norm: operator.py casts).
+_FP32_INTERNAL: Final = frozenset({"prod", "var", "softmax", "rms_norm"})
+_TWO_BYTE_FLOATS: Final = frozenset({"DT_FP16", "DT_BF16"})
+
+
+def _reduced_axes(op: str, a: Args, rank: int) -> list[int] | None:
+    if op == "rms_norm":
+        return [rank - 1]
+    if op == "var" and not a.given("dim", 1):
+        return list(range(rank))
+    dim = a.int_value("dim", 1)
+    if dim is None:
+        dims = a.dims("dim", 1)
+        if dims is None or any(not isinstance(d, int) for d in dims):
+            return None
+        return [normalize_axis(d, rank) or 0 for d in dims if isinstance(d, int)]
+    ax = normalize_axis(dim, rank)
+    return None if ax is None else [ax]
+
+
+def _nearest_multiple(value: int, step: int) -> int:
+    down = (value // step) * step
+    up = down + step
+    return up if down == 0 or up - value <= value - down else down
+
+
+def reduce_align(c: Call) -> ShapeError | None:
+    """FC1001 (facts §4a): last-axis reduction tile * bytes must be a multiple of 32."""
+    op, label, a, env = c.op, c.label, c.args, c.env
+    if not env.reduce_align_rule:
+        return None
+    x = a.tensor("input", 0)
+    if x is None or x.shape is None or x.dtype is None:
+        return None
+    rank = len(x.shape)
+    axes = _reduced_axes(op, a, rank)
+    if axes is None or rank - 1 not in axes:
+        return None
+    dtype = dtypes.FP32 if op in _FP32_INTERNAL and x.dtype in _TWO_BYTE_FLOATS else x.dtype
+    size = dtypes.nbytes(dtype)
+    align = dtypes.elements_per_block(dtype)
+    if size is None or align is None:
+        return None
+    label = f"{label} reduces the last axis of {fmt_shape(x.shape)} {x.dtype}"
+    if dtype != x.dtype:
+        label += f" (reduced as {dtype})"
+    k = x.shape[-1] if x.shape[-1] is not None else "K"
+    ones = f"ones = pypto.full([{k}, 1], 1.0, pypto.{x.dtype})"
+    alt = f"or reduce with a ones vector: pypto.matmul({a.source('input', 0) or 'x'}, ones, pypto.DT_FP32) with {ones}"
+    tile = env.vec[rank - 1] if isinstance(env.vec, tuple) and len(env.vec) >= rank else None
+    if isinstance(env.vec, tuple) and len(env.vec) < rank:
+        return None  # tile rank < tensor rank: undefined behaviour in 0.2.0 (R31), not this rule
+    if tile is not None:
+        if (tile * size) % dtypes.BLOCK_BYTES == 0:
+            return None
+        assert isinstance(env.vec, tuple)
+        tile_text = "(" + ", ".join("?" if t is None else str(t) for t in env.vec) + ")"
+        return ShapeError(
+            "pypto-reduce-align",
+            f"{label}: vec tile {tile_text} has {tile} at index {rank - 1}, "
+            f"{tile} x {size} bytes = {tile * size} bytes, not a multiple of 32 bytes "
+            f"(a multiple of {align} elements); the compiler raises FC1001",
+            f"set that tile entry to a multiple of {align} (e.g. {_nearest_multiple(tile, align)}), {alt}",
+        )
+    if env.vec is NOT_SET or env.reduce_align_fallback != "dim":
+        return None
+    last = x.shape[-1]
+    if not isinstance(last, int) or (last * size) % dtypes.BLOCK_BYTES == 0:
+        return None
+    return ShapeError(
+        "pypto-reduce-align",
+        f"{label}: last dim {last} x {size} bytes = {last * size} bytes is not a multiple of 32 bytes "
+        f"(reduce_align_fallback = \"dim\": the vec tile is not known here)",
+        f"pad the last dim to a multiple of {align} (e.g. {_nearest_multiple(last, align)}), {alt}",
+    )
+
+
+_SET_VEC_NOTE: Final = "call pypto.set_vec_tile_shapes(...) earlier in the kernel, one entry per dim of the output"
+
+
+def vec_tile_missing(c: Call) -> ShapeError | None:
+    """F21004 "op [ADD]tile shape not set" (B13; EXP, MULS, CAST, REGISTER_COPY likewise)."""
+    label, a, env = c.label, c.args, c.env
+    if env.vec is not NOT_SET:
+        return None
+    if not any(isinstance(a.tensor(k, i), TensorVal) for k, i in (("input", 0), ("other", 1))):
+        return None
+    return ShapeError(
+        "pypto-tile-missing",
+        f"{label} runs with no vec tile set in this kernel; the compiler raises F21004 (tile shape not set)",
+        _SET_VEC_NOTE,
+    )
+
+
+def reduce_tile_missing(c: Call) -> ShapeError | None:
+    """A reduction with no vec tile reads past an empty tile list: SIGSEGV, no message (R30)."""
+    label, a, env = c.label, c.args, c.env
+    if env.vec is not NOT_SET or a.tensor("input", 0) is None:
+        return None
+    return ShapeError(
+        "pypto-tile-missing",
+        f"{label} runs with no vec tile set in this kernel; PyPTO 0.2.0 crashes with SIGSEGV and no message",
+        _SET_VEC_NOTE,
+    )
+
+
+def cube_tile_missing(c: Call) -> ShapeError | None:
+    """FC4000 "Invalid tile values: kL0=0 ..." (M02)."""
+    label, env = c.label, c.env
+    if env.cube is not NOT_SET:
+        return None
+    return ShapeError(
+        "pypto-tile-missing",
+        f"{label} runs with no cube tile set in this kernel; the compiler raises FC4000 (Invalid tile values: kL0=0 ...)",
+        "call pypto.set_cube_tile_shapes([mL0, mL1], [kL0, kL1], [nL0, nL1]) before the matmul",
+    )
+
+
+
+
+def _tensor_ranks(c: Call) -> list[int]:
+    ranks = []
+    for key, pos in (("input", 0), ("other", 1)):
+        t = c.args.tensor(key, pos)
+        if t is not None and t.shape is not None:
+            ranks.append(len(t.shape))
+    results = c.result if isinstance(c.result, tuple) else (c.result,)
+    ranks.extend(len(r.shape) for r in results if isinstance(r, TensorVal) and r.shape is not None)
+    return ranks
+
+
+def vec_tile_rank(c: Call) -> ShapeError | None:
+    """A vec tile with fewer entries than the op's tensors: the pass fails with "Run pass
+    failed." and the reason only in the log (B23, R31; tile_shape_verifier.h). More is fine (B22)."""
+    if not isinstance(c.env.vec, tuple):
+        return None
+    ranks = _tensor_ranks(c)
+    if not ranks or len(c.env.vec) >= max(ranks):
+        return None
+    need = max(ranks)
+    tile = "(" + ", ".join("?" if t is None else str(t) for t in c.env.vec) + ")"
+    return ShapeError(
+        "pypto-tile-rank",
+        f"{c.label} works on rank-{need} tensors but the vec tile {tile} has {len(c.env.vec)} "
+        f"entr{'y' if len(c.env.vec) == 1 else 'ies'}; the compile pass fails with \"Run pass failed.\" "
+        f"(log: Tile shape size {len(c.env.vec)} is not matched the output shape size {need})",
+        f"set a vec tile with {need} entries before it, e.g. pypto.set_vec_tile_shapes("
+        + ", ".join(["1"] * (need - len(c.env.vec)) + [str(t) if t is not None else "?" for t in c.env.vec])
+        + ")",
+    )
+
+
+def transpose_tile_rank(c: Call) -> ShapeError | None:
+    """FC0000 "TileShape dim num should same to input." unless both swapped dims are 1 or
+    equal (T03, T04, T05, T08; T09 passes)."""
+    x = c.args.tensor("input", 0)
+    d0, d1 = c.args.int_value("dim0", 1), c.args.int_value("dim1", 2)
+    if x is None or x.shape is None or d0 is None or d1 is None:
+        return None
+    rank = len(x.shape)
+    a, b = normalize_axis(d0, rank), normalize_axis(d1, rank)
+    if a is None or b is None or a == b or (x.shape[a] == 1 and x.shape[b] == 1):
+        return None
+    if c.env.vec is NOT_SET:
+        have = "no vec tile is set"
+    elif isinstance(c.env.vec, tuple) and len(c.env.vec) != rank:
+        have = f"the vec tile has {len(c.env.vec)} entr{'y' if len(c.env.vec) == 1 else 'ies'}"
+    else:
+        return None
+    return ShapeError(
+        "pypto-tile-rank",
+        f"{c.label} of a rank-{rank} tensor {fmt_shape(x.shape)} needs a vec tile with exactly {rank} entries, "
+        f"but {have}; the compiler raises FC0000 (TileShape dim num should same to input.)",
+        f"set pypto.set_vec_tile_shapes(...) with {rank} entries before the transpose, "
+        "or transpose inside the matmul with a_trans=True / b_trans=True",
+    )
