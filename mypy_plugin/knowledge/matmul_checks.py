@@ -142,7 +142,7 @@ def cube_tile_values(c: Call) -> ShapeError | None:
                      "FC4001", f"make mL0 a multiple of {32 // a_bytes} when a_trans=True")
     for axis, values in (("m", m), ("k", k), ("n", n)):
         l0 = values[0]
-        names = ["L1a", "L1b"] if axis == "k" and len(values) > 2 else ["L1"]
+        names = ["L1a", "L1b"] if axis == "k" else ["L1"]
         for name, l1 in zip(names, values[1:]):
             if isinstance(l0, int) and isinstance(l1, int) and l0 > 0 and (l0 > l1 or l1 % l0):
                 return _cube(

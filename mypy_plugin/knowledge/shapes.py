@@ -97,16 +97,27 @@ def broadcast(a: Shape, b: Shape) -> Shape:
     return out
 
 
+def axis_error(axis: int, shape: tuple[Dim, ...]) -> ShapeError:
+    """A positive axis out of range is FFFFFF "Axis is not in the reasonable range!" (R42);
+    a negative one crashes 0.2.0 with SIGSEGV (facts §6)."""
+    rank = len(shape)
+    outcome = (
+        "0.2.0 crashes with SIGSEGV" if axis < 0 else "the compiler raises FFFFFF (Axis is not in the reasonable range!)"
+    )
+    return ShapeError(
+        "pypto-axis",
+        f"axis {axis} is out of range for a tensor of rank {rank} {fmt_shape(shape)}; {outcome}",
+        f"use an axis from {-rank} to {rank - 1}",
+    )
+
+
 def reduce(shape: Shape, axis: int | None, keepdim: bool) -> Shape:
     """sum/amax/amin/prod: shape[axis] = 1, dropped unless keepdim; 1-D gives [1]."""
     if shape is None or axis is None:
         return None
     ax = normalize_axis(axis, len(shape))
     if ax is None:
-        raise ShapeError(
-            "pypto-axis",
-            f"axis {axis} is out of range for a tensor of rank {len(shape)} {fmt_shape(shape)}",
-        )
+        raise axis_error(axis, shape)
     if len(shape) == 1:
         return (1,)
     if keepdim:
@@ -125,8 +136,13 @@ def transpose(shape: Shape, dim0: int | None, dim1: int | None) -> Shape:
         return None
     a, b = normalize_axis(dim0, len(shape)), normalize_axis(dim1, len(shape))
     if a is None or b is None:
-        bad = dim0 if a is None else dim1
-        raise ShapeError("pypto-axis", f"transpose dim {bad} is out of range for rank {len(shape)} {fmt_shape(shape)}")
+        bad, which = (dim0, 0) if a is None else (dim1, 1)
+        raise ShapeError(
+            "pypto-axis",
+            f"transpose dim {bad} is out of range for rank {len(shape)} {fmt_shape(shape)}; "
+            f"the compiler raises FC0000 (Transpose dim {which} is invalid.)",
+            f"use dims from {-len(shape)} to {len(shape) - 1}",
+        )
     out = list(shape)
     out[a], out[b] = out[b], out[a]
     return tuple(out)
