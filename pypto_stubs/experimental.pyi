@@ -1,9 +1,12 @@
 """Stubs for ``pypto.experimental`` (PyPTO 0.2.0)."""
 
+from collections.abc import Sequence
+
 from pypto import AtomicType, DataType, SymbolicScalar, Tensor
 from pypto.op.distributed import ShmemTensor
+from typing_extensions import TypeAlias
 
-_OptionValue = str | int | list[int] | dict[int, int]
+_OptionValue: TypeAlias = str | int | list[int] | dict[int, int]
 
 def gather_in_l1(
     src: Tensor,
@@ -18,22 +21,22 @@ def gather_in_ub(param: Tensor, indices: Tensor, block_table: Tensor, block_size
 def transposed_batchmatmul(tensor_a: Tensor, tensor_b: Tensor, out_dtype: DataType) -> Tensor: ...
 def set_operation_options(*, force_combine_axis: bool | None = None, combine_axis: bool | None = None) -> None: ...
 def get_operation_options() -> dict[str, _OptionValue]: ...
-def nop(in_tensors: list[Tensor]) -> Tensor: ...
+def nop(in_tensors: Sequence[Tensor]) -> Tensor: ...
 def shmem_store(
     src: Tensor,
-    offsets: list[int | SymbolicScalar],
+    offsets: Sequence[int | SymbolicScalar],
     dst: ShmemTensor,
     dst_pe: int | SymbolicScalar,
     *,
     put_op: AtomicType = ...,
-    pred: list[Tensor] | None = None,
+    pred: Sequence[Tensor] | None = None,
 ) -> Tensor: ...
 def shmem_load(
     src: ShmemTensor,
     src_pe: int | SymbolicScalar,
-    shape: list[int] | None = None,
-    offsets: list[int | SymbolicScalar] | None = None,
+    shape: Sequence[int] | None = None,
+    offsets: Sequence[int | SymbolicScalar] | None = None,
     *,
-    pred: list[Tensor] | None = None,
-    valid_shape: list[int | SymbolicScalar] | None = None,
+    pred: Sequence[Tensor] | None = None,
+    valid_shape: Sequence[int | SymbolicScalar] | None = None,
 ) -> Tensor: ...

@@ -5,6 +5,8 @@ from typing import Any, Protocol, TypeVar, overload
 
 from pypto import SymbolicScalar
 
+from . import parser as parser
+
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 class _JitDecorator(Protocol):

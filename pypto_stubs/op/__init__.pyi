@@ -97,3 +97,5 @@ from pypto import (
     where as where,
     zeros as zeros,
 )
+
+from . import distributed as distributed

@@ -1,6 +1,7 @@
 """Stubs for ``pypto.op.distributed`` (PyPTO 0.2.0), also reachable as ``pypto.distributed``:
 the shared-memory (shmem) communication ops."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from pypto import AtomicType, DataType, OpType, SymbolicScalar, Tensor
@@ -12,62 +13,62 @@ class ShmemTensor:
     def from_base(cls, base: Any) -> ShmemTensor: ...
     def base(self) -> Any: ...
 
-def create_shmem_tensor(group_name: str, n_pes: int, dtype: DataType, shape: list[int]) -> ShmemTensor: ...
+def create_shmem_tensor(group_name: str, n_pes: int, dtype: DataType, shape: Sequence[int]) -> ShmemTensor: ...
 def create_shmem_signal(group_name: str, n_pes: int) -> ShmemTensor: ...
 def shmem_view(
     src: ShmemTensor,
-    shape: list[int],
-    offsets: list[int | SymbolicScalar],
+    shape: Sequence[int],
+    offsets: Sequence[int | SymbolicScalar],
     *,
-    valid_shape: list[int | SymbolicScalar] | None = None,
+    valid_shape: Sequence[int | SymbolicScalar] | None = None,
 ) -> ShmemTensor: ...
 def shmem_put(
     src: Tensor,
-    offsets: list[int | SymbolicScalar],
+    offsets: Sequence[int | SymbolicScalar],
     dst: ShmemTensor,
     dst_pe: int | SymbolicScalar,
     *,
     put_op: AtomicType = ...,
-    pred: list[Tensor] | None = None,
+    pred: Sequence[Tensor] | None = None,
 ) -> Tensor: ...
 def shmem_get(
     src: ShmemTensor,
     src_pe: int | SymbolicScalar,
-    shape: list[int] | None = None,
-    offsets: list[int | SymbolicScalar] | None = None,
+    shape: Sequence[int] | None = None,
+    offsets: Sequence[int | SymbolicScalar] | None = None,
     *,
-    valid_shape: list[int | SymbolicScalar] | None = None,
-    pred: list[Tensor] | None = None,
+    valid_shape: Sequence[int | SymbolicScalar] | None = None,
+    pred: Sequence[Tensor] | None = None,
 ) -> Tensor: ...
 def shmem_signal(
     src: ShmemTensor,
     src_pe: int | SymbolicScalar,
     signal: int,
-    shape: list[int] | None = None,
-    offsets: list[int | SymbolicScalar] | None = None,
+    shape: Sequence[int] | None = None,
+    offsets: Sequence[int | SymbolicScalar] | None = None,
     *,
     target_pe: int | SymbolicScalar,
     sig_op: AtomicType = ...,
-    pred: list[Tensor] | None = None,
+    pred: Sequence[Tensor] | None = None,
 ) -> Tensor: ...
 def shmem_wait_until(
     src: ShmemTensor,
     src_pe: int | SymbolicScalar,
     cmp_value: int = 0,
-    shape: list[int] | None = None,
-    offsets: list[int | SymbolicScalar] | None = None,
+    shape: Sequence[int] | None = None,
+    offsets: Sequence[int | SymbolicScalar] | None = None,
     *,
     cmp: OpType = ...,
     clear_signal: bool = False,
-    pred: list[Tensor] | None = None,
+    pred: Sequence[Tensor] | None = None,
 ) -> Tensor: ...
-def shmem_barrier_all(src: ShmemTensor, pred: list[Tensor] | None = None) -> Tensor: ...
+def shmem_barrier_all(src: ShmemTensor, pred: Sequence[Tensor] | None = None) -> Tensor: ...
 def shmem_clear_data(
     src: ShmemTensor,
-    shape: list[int] | None = None,
-    offsets: list[int | SymbolicScalar] | None = None,
+    shape: Sequence[int] | None = None,
+    offsets: Sequence[int | SymbolicScalar] | None = None,
     *,
-    pred: list[Tensor] | None = None,
+    pred: Sequence[Tensor] | None = None,
 ) -> Tensor: ...
-def shmem_clear_signal(src: ShmemTensor, *, pred: list[Tensor] | None = None) -> Tensor: ...
+def shmem_clear_signal(src: ShmemTensor, *, pred: Sequence[Tensor] | None = None) -> Tensor: ...
 def my_symbolic_pe(group_name: str) -> SymbolicScalar: ...
