@@ -35,6 +35,7 @@ MATMUL_DTYPE_DOC: Final = ErrorCode(
 MATMUL_RANK: Final = ErrorCode("pypto-matmul-rank", "matmul operand ranks or batch dims that do not fit", _CATEGORY)
 OUT_SHAPE: Final = ErrorCode("pypto-out-shape", "A result written into an output of another shape", _CATEGORY)
 OUT_DTYPE: Final = ErrorCode("pypto-out-dtype", "A result written into an output of another dtype", _CATEGORY)
+USE_AFTER_MOVE: Final = ErrorCode("pypto-use-after-move", "A tensor read after it was moved into an output", _CATEGORY)
 KERNEL_SIGNATURE: Final = ErrorCode("pypto-kernel-signature", "A jit kernel definition the frontend rejects", _CATEGORY)
 
 BY_NAME: Final[dict[str, ErrorCode]] = {
@@ -42,6 +43,6 @@ BY_NAME: Final[dict[str, ErrorCode]] = {
     for c in (
         TRANSPOSE, NO_METHOD, REDUCE_ALIGN, MATMUL_K, BROADCAST, RESHAPE, AXIS, TILE_MISSING, TILE_RANK,
         CUBE_TILE, DTYPE_MISMATCH, MATMUL_DTYPE, MATMUL_DTYPE_DOC, MATMUL_RANK, OUT_SHAPE, OUT_DTYPE,
-        KERNEL_SIGNATURE,
+        KERNEL_SIGNATURE, USE_AFTER_MOVE,
     )
 }

@@ -34,6 +34,7 @@ from mypy.types import AnyType, CallableType, TypeOfAny, UnboundType
 from . import errorcodes as codes
 from .diagnostics import report
 from .tile_flow import KERNEL_DECORATORS
+from .use_after_move import check_moves
 
 
 def _is_jit(deco: Decorator) -> bool:
@@ -72,9 +73,25 @@ def _is_tensor_annotation(t: object) -> bool:
     return isinstance(t, UnboundType) and t.name.rsplit(".", 1)[-1] in ("Tensor", "tensor")
 
 
+def _is_kernel_or_helper(deco: Decorator) -> bool:
+    for d in deco.original_decorators:
+        target = d.callee if isinstance(d, CallExpr) else d
+        if isinstance(target, RefExpr) and target.fullname in KERNEL_DECORATORS | {"pypto.frontend.function"}:
+            return True
+    return False
+
+
 def check_kernel(api: CheckerPluginInterface, context: Context) -> None:
-    if not isinstance(context, Decorator) or not _is_jit(context):
+    """Everything checked on a kernel's (or helper's) definition as a whole."""
+    if not isinstance(context, Decorator):
         return
+    if _is_kernel_or_helper(context):
+        check_moves(api, context.func)
+    if _is_jit(context):
+        check_signature(api, context)
+
+
+def check_signature(api: CheckerPluginInterface, context: Decorator) -> None:
     func: FuncDef = context.func
     name = func.name
     sig = func.unanalyzed_type

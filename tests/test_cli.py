@@ -28,14 +28,29 @@ def test_examples_findings(tmp_path: Path) -> None:
     assert [line.split(":")[0:2] for line in errors] == [
         ["examples/attention_scores_bad.py", "18"],
         ["examples/attention_scores_bad.py", "20"],
+        ["examples/gate_two_outputs_bad.py", "19"],
         ["examples/l2_norm_bad.py", "18"],
         ["examples/l2_norm_bad.py", "20"],
         ["examples/softmax_rows_bad.py", "20"],
     ]
-    assert codes == ["pypto-transpose", "pypto-matmul-k", "pypto-no-method", "pypto-matmul-k", "pypto-reduce-align"]
+    assert codes == [
+        "pypto-transpose",
+        "pypto-matmul-k",
+        "pypto-use-after-move",
+        "pypto-no-method",
+        "pypto-matmul-k",
+        "pypto-reduce-align",
+    ]
 
 
-@pytest.mark.parametrize("name", ["rms_norm.py", "attention_scores_fixed.py", "l2_norm_fixed.py", "softmax_rows_fixed.py", "gated_delta_factory.py"])
+@pytest.mark.parametrize("name", [
+        "rms_norm.py",
+        "attention_scores_fixed.py",
+        "l2_norm_fixed.py",
+        "softmax_rows_fixed.py",
+        "gate_two_outputs_fixed.py",
+        "gated_delta_factory.py",
+    ])
 def test_good_examples_are_clean(tmp_path: Path, name: str) -> None:
     shutil.copy(EXAMPLES / name, tmp_path / name)
     result = _run(name, "--no-incremental", cwd=tmp_path)

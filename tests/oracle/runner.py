@@ -1,0 +1,250 @@
+"""Run generated kernels through the real PyPTO 0.2.0 compiler (SIM mode) and through our checker.
+
+Compiler side: each case is written as a module ``case_NNNN.py`` (the kernel only) plus a driver
+``run_NNNN.py`` (torch tensors of the annotated shapes/dtypes, one call). Each driver runs in its
+own subprocess with a timeout and its own HOME (so the framework log of that process, the only
+place a pass-stage failure is explained, is easy to find and is removed with the temp dir).
+
+Checker side: ONE mypy invocation over all kernel modules.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import glob
+import os
+import re
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from .generator import Case
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+# (pattern in the root-cause text, our code). Order matters: first match wins.
+CODE_RULES: list[tuple[str, str]] = [
+    (r"Reduce op: the tileShape of last axis", "pypto-reduce-align"),
+    (r"tile shape not set", "pypto-tile-missing"),
+    (r"Invalid tile values: kL0=0", "pypto-tile-missing"),
+    (r"K-dimension valid shape mismatch", "pypto-matmul-k"),
+    (r"has no attribute 'T'", "pypto-transpose"),
+    (r"'Tensor' object has no attribute", "pypto-no-method"),
+    (r"Tensor\.\w+\(\) takes|where\(\) takes \d+ positional", "pypto-no-method"),
+    (r"The dtype of input tensors are not same", "pypto-dtype-mismatch"),
+    (r"shape not support binary operation|Only allow to expand one axis", "pypto-broadcast"),
+    (r"Shape size not match|Invalid dstshape|Their size actually are", "pypto-reshape"),
+    (r"TileShape dim num should same to input|Tile shape size \d+ is not matched the output shape size",
+     "pypto-tile-rank"),
+    (r"Non-FP8 inputs require identical dtypes|Unsupported output data type|unsupported dtype", "pypto-matmul-dtype"),
+    (r"Tensor dimension mismatch|batchSize invalid", "pypto-matmul-rank"),
+    (r"Axis is not in the reasonable range|Transpose dim \d+ is invalid", "pypto-axis"),
+    (r"Return statements are not allowed|Return annotation is not allowed|Non-tensor parameters must come after",
+     "pypto-kernel-signature"),
+]
+# FC4000/FC4001 cube-tile messages other than "kL0=0" (checked after CODE_RULES)
+CUBE_RULE = re.compile(r"Errcode: FC400[01]|Invalid L1/L0 relation|must be aligned to 16 elements|"
+                       r"must be 32-byte aligned|memory not aligned when transA")
+
+MARKER = re.compile(r"ERROR\s+(\S+?\.py):(\d+):(\d+):")
+
+
+@dataclass
+class CompilerVerdict:
+    status: str  # "OK" | "REJECT" | "CRASH" | "TIMEOUT"
+    code: str | None = None  # our code family, None = uncovered (or OK)
+    line: int | None = None  # from the parser's file:line:col marker
+    candidates: list[int] = field(default_factory=list)  # lines the error may sit on when there is no marker
+    text: str = ""  # root-cause text (first line)
+    plog: str = ""
+    stage: str = ""
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == "OK"
+
+    def short(self) -> str:
+        if self.status == "OK":
+            return "OK"
+        where = f"line {self.line}" if self.line else f"lines {self.candidates}"
+        return f"{self.status} {self.code or 'UNCOVERED'} @ {where}: {self.text[:140]}"
+
+
+def _root_cause(text: str) -> tuple[str, int | None, str]:
+    """(message, marker line, stage) of the first failure in a compiler log."""
+    lines = text.splitlines()
+    for i, ln in enumerate(lines):
+        if "Record function" in ln and "failed:" in ln:
+            msg = ln.split("failed:", 1)[1].strip()
+            # the Errcode line is followed by the message proper
+            if re.search(r"Errcode: [A-Z0-9]+!\s*$", msg) and i + 1 < len(lines):
+                msg = msg + " " + lines[i + 1].strip()
+            marker = None
+            for later in lines[i:]:
+                m = MARKER.search(later)
+                if m:
+                    marker = int(m.group(2))
+                    break
+            return msg, marker, "trace"
+    # no trace failure: a parser error (signature checks), an Errcode, or a python exception
+    for ln in lines:
+        m = re.match(r"^(?:[\w.]*\.)?(?:Rendered)?ParserError: (\w+: .*)$", ln.strip())
+        if m:
+            marker = None
+            for later in lines:
+                mm = MARKER.search(later)
+                if mm:
+                    marker = int(mm.group(2))
+                    break
+            return m.group(1), marker, "parse"
+    for i, ln in enumerate(lines):
+        if re.search(r"Errcode: ([A-Z0-9]+)!", ln):
+            nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            return ln.strip() + " " + nxt, None, "compile"
+    for ln in reversed(lines):
+        m = re.match(r"^(?:[\w.]*\.)?(\w+(?:Error|Exception)): (.*)$", ln.strip())
+        if m:
+            return f"{m.group(1)}: {m.group(2)}", None, "python"
+    tail = [x for x in lines if x.strip()][-1:] or [""]
+    return tail[0][:300], None, "unknown"
+
+
+def map_code(msg: str, plog: str = "") -> str | None:
+    for pat, code in CODE_RULES:
+        if re.search(pat, msg):
+            return code
+    if CUBE_RULE.search(msg):
+        return "pypto-cube-tile"
+    if "Run pass failed" in msg and plog:
+        for pat, code in CODE_RULES:
+            if re.search(pat, plog):
+                return code
+    return None
+
+
+def plog_first_error(home: str) -> str:
+    for f in sorted(glob.glob(os.path.join(home, "ascend", "log", "debug", "plog", "pypto-log-*.log"))):
+        try:
+            with open(f, errors="replace") as fh:
+                for line in fh:
+                    if "[ERROR]" in line:
+                        return re.sub(r"^\[ERROR\] PYPTO\(\d+\):\S+ \S+ ", "", line.strip())
+        except OSError:
+            pass
+    return ""
+
+
+def classify(case: Case, out: str, rc: int, plog: str) -> CompilerVerdict:
+    text = ANSI.sub("", out)
+    if rc == 0 and "ORACLE_OK" in text:
+        return CompilerVerdict("OK")
+    cands = case.op_lines()
+    if rc == 124 and text.startswith("TIMEOUT"):
+        return CompilerVerdict("TIMEOUT", None, None, cands, "timeout")
+    if rc < 0 and "Record function" not in text:
+        # a native crash with no Python error: only the generator knows what it wrote
+        name = signal.Signals(-rc).name if -rc in signal.Signals._value2member_map_ else str(rc)
+        f = case.features
+        code = None
+        if f.get("reduction") and f.get("tile") == "none":
+            code = "pypto-tile-missing"  # R30: a reduction with no vec tile
+        elif f.get("axis_kind") == "oor_neg":
+            code = "pypto-axis"  # facts §6: a negative out-of-range axis crashes
+        return CompilerVerdict("CRASH", code, None, cands, f"process killed by {name}", plog, "native")
+    msg, marker, stage = _root_cause(text)
+    code = map_code(msg, plog)
+    return CompilerVerdict("REJECT", code, marker, cands if marker is None else [], msg, plog, stage)
+
+
+def _run_one(args: tuple[str, str, str, int]) -> tuple[str, int, str]:
+    python, driver, home, timeout = args
+    env = dict(os.environ, HOME=home, PYTHONDONTWRITEBYTECODE="1")
+    env.pop("PYTHONPATH", None)
+    p = subprocess.Popen([python, os.path.basename(driver)], cwd=os.path.dirname(driver), env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
+                         start_new_session=True)
+    try:
+        so, se = p.communicate(timeout=timeout)
+        return se + "\n" + so, p.returncode, plog_first_error(home)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        so, se = p.communicate()
+        return "TIMEOUT\n" + se + so, 124, ""
+
+
+def write_cases(cases: list[Case], workdir: str) -> list[str]:
+    """Writes case_NNNN.py (kernel) and run_NNNN.py (driver); returns the kernel paths."""
+    os.makedirs(workdir, exist_ok=True)
+    paths = []
+    for i, c in enumerate(cases):
+        mod = f"case_{i:04d}"
+        path = os.path.join(workdir, mod + ".py")
+        with open(path, "w") as f:
+            f.write(c.render())
+        with open(os.path.join(workdir, f"run_{i:04d}.py"), "w") as f:
+            f.write(c.host_call(mod))
+        paths.append(path)
+    return paths
+
+
+def run_compiler(cases: list[Case], workdir: str, python: str | None = None, jobs: int = 2,
+                 timeout: int = 120, progress: Any = None) -> list[CompilerVerdict]:
+    python = python or sys.executable
+    write_cases(cases, workdir)
+    jobs_args = []
+    for i in range(len(cases)):
+        home = os.path.join(workdir, f"home_{i:04d}")
+        os.makedirs(home, exist_ok=True)
+        jobs_args.append((python, os.path.join(workdir, f"run_{i:04d}.py"), home, timeout))
+    results: list[CompilerVerdict | None] = [None] * len(cases)
+    with cf.ThreadPoolExecutor(max_workers=jobs) as ex:
+        futs = {ex.submit(_run_one, a): i for i, a in enumerate(jobs_args)}
+        for n, fut in enumerate(cf.as_completed(futs)):
+            i = futs[fut]
+            out, rc, plog = fut.result()
+            results[i] = classify(cases[i], out, rc, plog)
+            if progress:
+                progress(n + 1, len(cases))
+    return [r for r in results if r is not None]
+
+
+# --- checker ----------------------------------------------------------------------------------
+
+CHECK_LINE = re.compile(r"^(?P<file>[^:]+\.py):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<sev>error|note): (?P<msg>.*?)"
+                        r"(?:  \[(?P<code>[\w-]+)\])?$")
+
+
+@dataclass
+class CheckerError:
+    line: int
+    code: str
+    msg: str
+
+
+def run_checker(paths: list[str], workdir: str, python: str | None = None) -> tuple[list[list[CheckerError]], str]:
+    """One mypy run (plugin on) over all kernel modules; errors per path, plus the raw output."""
+    python = python or sys.executable
+    ini = os.path.join(workdir, "mypy-oracle.ini")
+    with open(ini, "w") as f:
+        f.write("[mypy]\nplugins = mypy_plugin\n")
+    cmd = [python, "-m", "mypy", "--config-file", ini, "--no-incremental", "--show-error-codes",
+           "--show-column-numbers", "--no-error-summary", "--hide-error-context", "--no-pretty",
+           "--cache-dir", os.path.join(workdir, ".mypy_cache"), *[os.path.basename(p) for p in paths]]
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    p = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, env=env, timeout=1200)
+    if p.returncode not in (0, 1):
+        raise RuntimeError(f"mypy failed (rc={p.returncode}):\n{p.stdout}\n{p.stderr}")
+    index = {os.path.basename(x): i for i, x in enumerate(paths)}
+    per: list[list[CheckerError]] = [[] for _ in paths]
+    for ln in p.stdout.splitlines():
+        m = CHECK_LINE.match(ln.strip())
+        if not m or m.group("sev") != "error":
+            continue
+        i = index.get(os.path.basename(m.group("file")))
+        if i is None:
+            continue
+        per[i].append(CheckerError(int(m.group("line")), m.group("code") or "", m.group("msg")))
+    return per, p.stdout
