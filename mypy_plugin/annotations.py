@@ -146,14 +146,12 @@ def _analyze(ctx: AnalyzeTypeContext) -> Type:
     res = _Resolver(ctx)
     shape: Shape = None
     saw_shape = False
-    explicit_empty = False
     dtype: str | None = None
     saw_dtype = False
     for i, item in enumerate(args):
         if isinstance(item, TypeList) and not saw_shape:
             saw_shape = True
             items = item.items
-            explicit_empty = not items
             if items and not any(isinstance(d, EllipsisType) for d in items):
                 shape = tuple(res.dim(d) for d in items)
             continue
@@ -167,6 +165,8 @@ def _analyze(ctx: AnalyzeTypeContext) -> Type:
         if is_dt:
             saw_dtype, dtype = True, which
     if not saw_dtype:
-        # TensorAnnotation defaults to FP32 (A10); an empty shape takes the runtime tensor's.
-        dtype = None if (explicit_empty or not saw_shape) else FP32
+        # With a static shape the kernel sees FP32 (A10); with [] / STATIC / DYNAMIC / ...
+        # the frontend takes the tensor from the runtime argument, dtype included.
+        static = shape is not None and all(isinstance(d, int) for d in shape)
+        dtype = FP32 if static else None
     return tensor_type(TensorVal(shape, dtype), api.named_type)

@@ -27,11 +27,11 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import Instance, LiteralType, Type, TupleType, get_proper_type
+from mypy.types import AnyType, Instance, LiteralType, Type, TupleType, get_proper_type
 
 from .knowledge.arith import fold
 from .knowledge.ops import Key, TensorVal
-from .knowledge.shapes import INT_KEY, Dim, Span
+from .knowledge.shapes import INT_KEY, MAYBE_INT_KEY, Dim, Span
 from .tensor_types import dtype_of_value, tensor_val
 
 _Slot = tuple[Union[Type, None], Union[Expression, None]]
@@ -274,17 +274,22 @@ def _linear(e: Expression | None, depth: int = 0) -> dict[str, int] | None:
     return None
 
 
-def _is_scalar_index(e: Expression, typer: Callable[[Expression], Type] | None) -> bool:
-    """An index of type int or SymbolicScalar (a loop variable, ``b + 1``)."""
+def _scalar_index(e: Expression, typer: Callable[[Expression], Type] | None) -> object:
+    """INT_KEY for an index of type int or SymbolicScalar (a loop variable, ``b + 1``),
+    MAYBE_INT_KEY when its type is unknown, None otherwise (a tensor, a list ...)."""
     if typer is None:
-        return False
+        return MAYBE_INT_KEY
     try:
         t = get_proper_type(typer(e))
     except Exception:
-        return False
+        return MAYBE_INT_KEY
+    if isinstance(t, AnyType):
+        return MAYBE_INT_KEY
     if isinstance(t, LiteralType):
         t = t.fallback
-    return isinstance(t, Instance) and t.type.fullname in ("builtins.int", "pypto.SymbolicScalar")
+    if isinstance(t, Instance) and t.type.fullname in ("builtins.int", "pypto.SymbolicScalar"):
+        return INT_KEY
+    return None
 
 
 def _key_of(e: Expression, typer: Callable[[Expression], Type] | None = None) -> object:
@@ -307,4 +312,4 @@ def _key_of(e: Expression, typer: Callable[[Expression], Type] | None = None) ->
     v = int_of_expr(e)
     if v is not None:
         return v
-    return INT_KEY if _is_scalar_index(e, typer) else None
+    return _scalar_index(e, typer)

@@ -56,6 +56,13 @@ class Session:
             return None
         return module, func, getattr(api, "modules", {})
 
+    def is_parameter(self, ctx: MethodContext, expr: object) -> bool:
+        """Is ``expr`` a parameter of the function being checked?"""
+        where = self._where(ctx.api)
+        if where is None or not isinstance(expr, NameExpr):
+            return False
+        return any(arg.variable is expr.node for arg in where[1].arguments)
+
     def transpose_fix(self, ctx: AttributeContext) -> str | None:
         where = self._where(ctx.api)
         if where is None:
@@ -217,8 +224,9 @@ def decorator_hook(ctx: FunctionContext | MethodContext) -> Type:
         return ctx.default_return_type
 
 
-def write_hook(kind: str) -> Callable[[MethodContext], Type]:
-    """``out[...] = value`` (``__setitem__``) and ``out.move(value)``."""
+def write_hook(session: Session, kind: str) -> Callable[[MethodContext], Type]:
+    """``out[...] = value`` (``__setitem__``) and ``out.move(value)`` into a parameter of the
+    function: an output. (A move into a local re-types the local; nothing is wrong there.)"""
 
     def hook(ctx: MethodContext) -> Type:
         try:
@@ -226,6 +234,8 @@ def write_hook(kind: str) -> Callable[[MethodContext], Type]:
             if dest is None:
                 return ctx.default_return_type
             args = CallArgs.of_method(ctx)
+            if not session.is_parameter(ctx, args.receiver_expr):
+                return ctx.default_return_type
             value = args.tensor("value", 2) if kind == "setitem" else args.tensor("other", 1)
             if value is None:
                 return ctx.default_return_type

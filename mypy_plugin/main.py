@@ -93,9 +93,9 @@ class PyptoPlugin(Plugin):
         if fullname == "pypto.frontend._JitDecorator.__call__":
             return hooks.decorator_hook
         if fullname == "pypto.Tensor.__setitem__":
-            return hooks.write_hook("setitem")
+            return hooks.write_hook(self.session, "setitem")
         if fullname == "pypto.Tensor.move":
-            return hooks.write_hook("move")
+            return hooks.write_hook(self.session, "move")
         if fullname.startswith("pypto.Tensor."):
             name = fullname[len("pypto.Tensor."):]
             if name in _NO_METHODS:
@@ -108,7 +108,7 @@ class PyptoPlugin(Plugin):
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         if fullname == "pypto.Tensor.T":
             return hooks.transpose_attribute_hook(self.session)
-        if fullname in ("pypto.Tensor.shape", "pypto.Tensor.valid_shape"):
+        if fullname == "pypto.Tensor.shape":
             return hooks.shape_attribute_hook
         if fullname == "pypto.Tensor.ndim":
             return hooks.attribute_no_method_hook("ndim")

@@ -291,9 +291,9 @@ def _getitem(a: Args) -> Result:
     if x is None:
         return None
     keys = a.index_keys()
-    if keys and all(shapes.is_int_key(k) for k in keys):
-        if x.shape is None:
-            return ANY
+    if keys and all(shapes.is_int_key(k) or k is shapes.MAYBE_INT_KEY for k in keys):
+        if x.shape is None or any(k is shapes.MAYBE_INT_KEY for k in keys):
+            return ANY  # maybe one element, maybe a sub-tensor
         if len(keys) == len(x.shape):
             return SCALAR  # an all-int index reads one element: a SymbolicScalar (INT32 tensors)
     return TensorVal(shapes.index(x.shape, keys), x.dtype)
@@ -306,22 +306,22 @@ _ROWS: list[tuple[OpKind, Rule, Sequence[str]]] = [
     ("elementwise", _binary(None), [
         "add", "sub", "mul", "div", "fmod", "remainder", "pow", "maximum", "minimum", "hypot",
         "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
-        "copysign", "gcd", "ceil_div", "logical_and", "prelu",
+        "copysign", "gcd", "ceil_div", "prelu",
         "__add__", "__radd__", "__iadd__", "__sub__", "__rsub__", "__isub__",
         "__mul__", "__rmul__", "__imul__", "__truediv__", "__rtruediv__", "__itruediv__",
         "__floordiv__", "__mod__", "__pow__",
     ]),
     ("compare", _binary(BOOL), [
-        "eq", "ne", "lt", "le", "gt", "ge", "greater",
+        "eq", "ne", "lt", "le", "gt", "ge", "greater", "logical_and",
         "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
     ]),
     ("unary", _same, [
         "exp", "exp2", "expm1", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "abs", "neg",
         "sign", "reciprocal", "relu", "round", "ceil", "floor", "trunc", "sin", "cos", "sigmoid",
-        "cumsum", "triu", "tril", "triu_", "tril_", "clip", "logical_not", "bitwise_not", "cbrt",
+        "cumsum", "triu", "tril", "triu_", "tril_", "clip", "bitwise_not", "cbrt",
         "lrelu", "clone", "fill_", "__neg__", "__pos__",
     ]),
-    ("unary", _to_dtype(BOOL), ["signbit", "isfinite"]),
+    ("unary", _to_dtype(BOOL), ["signbit", "isfinite", "logical_not"]),
     ("reduction", _reduction, ["sum", "amax", "amin", "prod"]),
     ("reduction", _var, ["var"]),
     ("reduction", _softmax, ["softmax"]),

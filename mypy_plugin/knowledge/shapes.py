@@ -248,6 +248,16 @@ class _IntKey:
 INT_KEY = _IntKey()
 
 
+class _MaybeIntKey:
+    """An index of unknown type (an unannotated parameter): an int or a tensor, we cannot tell."""
+
+    def __repr__(self) -> str:
+        return "MAYBE_INT_KEY"
+
+
+MAYBE_INT_KEY = _MaybeIntKey()
+
+
 def is_int_key(k: object) -> bool:
     return (isinstance(k, int) and not isinstance(k, bool)) or k is INT_KEY
 
@@ -264,7 +274,7 @@ def index(shape: Shape, keys: Sequence[object]) -> Shape:
     :class:`Span`, ``Ellipsis``, or ``None`` for an unknown key (result unknown)."""
     if shape is None:
         return None
-    if any(k is None for k in keys):
+    if any(k is None or k is MAYBE_INT_KEY for k in keys):
         return None
     n_ell = sum(1 for k in keys if k is Ellipsis)
     if n_ell > 1:

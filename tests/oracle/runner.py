@@ -40,7 +40,7 @@ CODE_RULES: list[tuple[str, str]] = [
      "pypto-tile-rank"),
     (r"Non-FP8 inputs require identical dtypes|Unsupported output data type|unsupported dtype", "pypto-matmul-dtype"),
     (r"Tensor dimension mismatch|batchSize invalid", "pypto-matmul-rank"),
-    (r"Axis is not in the reasonable range|Transpose dim \d+ is invalid", "pypto-axis"),
+    (r"Axis is not in the reasonable range|Transpose dim \d+ is invalid|The value in dim is out of range", "pypto-axis"),
     (r"Return statements are not allowed|Return annotation is not allowed|Non-tensor parameters must come after",
      "pypto-kernel-signature"),
 ]

@@ -1,0 +1,55 @@
+"""Checker-side regressions found by the differential oracle (no compiler needed: runs in every CI).
+
+Each ``regressions/*.py`` file is a minimal kernel whose verdict was established by the real PyPTO
+0.2.0 compiler. Its header says what the checker must report:
+
+    # oracle: <what the compiler said>
+    # expect: OK                      -> no error at all
+    # expect: pypto-<code> <line>     -> that code on that line (one header line per expected error);
+                                         no other pypto-* error on an earlier line
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from mypy import api
+
+HERE = Path(__file__).resolve().parent / "regressions"
+FILES = sorted(HERE.glob("*.py"))
+EXPECT = re.compile(r"^# expect: (OK|(pypto-[\w-]+) (\d+))\s*$", re.M)
+ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?:\d+:)? error: .*?(?:  \[(?P<code>[\w-]+)\])?$")
+
+
+@pytest.fixture(scope="module")
+def checker_output(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[int, str]]]:
+    ini = tmp_path_factory.mktemp("cfg") / "mypy.ini"
+    ini.write_text("[mypy]\nplugins = mypy_plugin\n")
+    stdout, stderr, status = api.run(["--config-file", str(ini), "--no-incremental", "--show-error-codes",
+                                      "--show-column-numbers", "--no-error-summary", "--hide-error-context",
+                                      "--cache-dir", str(ini.parent / ".mypy_cache"), *map(str, FILES)])
+    assert status in (0, 1), stdout + stderr
+    per: dict[str, list[tuple[int, str]]] = {f.name: [] for f in FILES}
+    for ln in stdout.splitlines():
+        m = ERROR.match(ln)
+        if m:
+            per.setdefault(Path(m.group("file")).name, []).append((int(m.group("line")), m.group("code") or ""))
+    return per
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_regression(path: Path, checker_output: dict[str, list[tuple[int, str]]]) -> None:
+    got = checker_output[path.name]
+    wants = EXPECT.findall(path.read_text())
+    assert wants, f"{path.name}: no '# expect:' header"
+    if wants[0][0] == "OK":
+        assert got == [], f"{path.name}: the compiler accepts this kernel, the checker reports {got}"
+        return
+    expected = [(int(line), code) for _, code, line in wants]
+    for line, code in expected:
+        assert (line, code) in got, f"{path.name}: expected {code} on line {line}, the checker reports {got}"
+    first = min(line for line, _ in expected)
+    early = [(ln, c) for ln, c in got if ln < first and c not in ("pypto-out-shape", "pypto-out-dtype")]
+    assert not early, f"{path.name}: errors before the compiler's failing line {first}: {early}"
