@@ -202,8 +202,15 @@ class CallArgs:
         e = s[1] if s is not None else None
         if e is None:
             return [None]
-        items = e.items if isinstance(e, TupleExpr) else [e]
-        return [_key_of(i, self.expr_type) for i in items]
+        # The key's type is already known (mypy checked it before this hook): use its items.
+        key_type = get_proper_type(s[0]) if s is not None and s[0] is not None else None
+        if isinstance(e, TupleExpr):
+            types: list[Type | None] = (
+                list(key_type.items) if isinstance(key_type, TupleType) and len(key_type.items) == len(e.items)
+                else [None] * len(e.items)
+            )
+            return [_key_of(i, t) for i, t in zip(e.items, types)]
+        return [_key_of(e, key_type)]
 
 
 def _slots(types: list[list[Type]], exprs: list[list[Expression]]) -> list[list[_Slot]]:
@@ -212,7 +219,7 @@ def _slots(types: list[list[Type]], exprs: list[list[Expression]]) -> list[list[
 
 def _kinds(kinds: list[list[ArgKind]]) -> list[list[bool]]:
     """Per formal: is each actual a ``*args`` spread (its position is then unknown)."""
-    return [[k == ARG_STAR for k in ks] for ks in kinds]
+    return [[k is ARG_STAR for k in ks] for ks in kinds]
 
 
 def _dim_of(e: Expression | None, t: Type | None) -> Dim:
@@ -274,16 +281,11 @@ def _linear(e: Expression | None, depth: int = 0) -> dict[str, int] | None:
     return None
 
 
-def _scalar_index(e: Expression, typer: Callable[[Expression], Type] | None) -> object:
+def _scalar_index(t: Type | None) -> object:
     """INT_KEY for an index of type int or SymbolicScalar (a loop variable, ``b + 1``),
     MAYBE_INT_KEY when its type is unknown, None otherwise (a tensor, a list ...)."""
-    if typer is None:
-        return MAYBE_INT_KEY
-    try:
-        t = get_proper_type(typer(e))
-    except Exception:
-        return MAYBE_INT_KEY
-    if isinstance(t, AnyType):
+    t = get_proper_type(t) if t is not None else None
+    if t is None or isinstance(t, AnyType):
         return MAYBE_INT_KEY
     if isinstance(t, LiteralType):
         t = t.fallback
@@ -292,7 +294,7 @@ def _scalar_index(e: Expression, typer: Callable[[Expression], Type] | None) -> 
     return None
 
 
-def _key_of(e: Expression, typer: Callable[[Expression], Type] | None = None) -> object:
+def _key_of(e: Expression, t: Type | None = None) -> object:
     if isinstance(e, EllipsisExpr):
         return Ellipsis
     if isinstance(e, SliceExpr):
@@ -312,4 +314,4 @@ def _key_of(e: Expression, typer: Callable[[Expression], Type] | None = None) ->
     v = int_of_expr(e)
     if v is not None:
         return v
-    return _scalar_index(e, typer)
+    return _scalar_index(t)

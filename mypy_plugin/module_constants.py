@@ -105,24 +105,49 @@ def _bound_names(stmt: ast.stmt) -> Iterator[str]:
                 yield n.id
 
 
+_COMPOUND: Final = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.ClassDef)
+
+
 def _names_bound_in_functions(tree: ast.Module) -> set[str]:
-    """Parameters, locals and ``global`` names of every function: they may shadow or rebind.
-    One pass over the tree (nested functions are not walked again)."""
+    """Parameters, assignment/loop/with targets and ``global`` names in every function: they
+    may shadow or rebind a module name. Statements only (comprehension variables are scoped)."""
     names: set[str] = set()
 
-    def visit(node: ast.AST, in_function: bool) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                a = child.args
-                names.update(arg.arg for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if arg)
-                visit(child, True)
+    def targets(node: ast.expr) -> None:
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            for e in node.elts:
+                targets(e)
+        elif isinstance(node, ast.Starred):
+            targets(node.value)
+
+    def visit(stmts: list[ast.stmt], in_function: bool) -> None:
+        for st in stmts:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = st.args
+                names.update(x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x)
+                visit(st.body, True)
                 continue
             if in_function:
-                if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
-                    names.add(child.id)
-                elif isinstance(child, (ast.Global, ast.Nonlocal)):
-                    names.update(child.names)
-            visit(child, in_function)
+                if isinstance(st, ast.Assign):
+                    for t in st.targets:
+                        targets(t)
+                elif isinstance(st, (ast.AnnAssign, ast.AugAssign)):
+                    targets(st.target)
+                elif isinstance(st, (ast.For, ast.AsyncFor)):
+                    targets(st.target)
+                elif isinstance(st, (ast.With, ast.AsyncWith)):
+                    for item in st.items:
+                        if item.optional_vars is not None:
+                            targets(item.optional_vars)
+                elif isinstance(st, (ast.Global, ast.Nonlocal)):
+                    names.update(st.names)
+            if isinstance(st, _COMPOUND):
+                for field in ("body", "orelse", "finalbody"):
+                    visit(getattr(st, field, []), in_function)
+                for handler in getattr(st, "handlers", []):
+                    visit(handler.body, in_function)
 
-    visit(tree, False)
+    visit(tree.body, False)
     return names

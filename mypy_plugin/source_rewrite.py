@@ -97,6 +97,10 @@ class _Rewriter:
         self.consts = consts
         self.tensor_names = tensor_names
         self.imports: list[str] = []  # typing names the rewritten source needs
+        self.params: frozenset[str] = frozenset()
+
+    def _alias(self, name: str) -> ast.expr | None:
+        return None if name in self.params else self.consts.alias(name)
 
     def _is_tensor_ref(self, node: ast.expr) -> bool:
         name = dotted(node)
@@ -104,6 +108,7 @@ class _Rewriter:
 
     # --- annotations ---------------------------------------------------------------
     def annotation(self, node: ast.expr, enclosing_params: frozenset[str]) -> None:
+        self.params = enclosing_params  # a module alias shadowed by one of these is not inlined
         if isinstance(node, ast.Call) and self._is_tensor_ref(node.func):
             self._call(node)
         elif isinstance(node, ast.Subscript) and self._is_tensor_ref(node.value):
@@ -176,7 +181,7 @@ class _Rewriter:
     def _shape(self, node: ast.expr) -> None:
         src = self.src
         if isinstance(node, ast.Name):
-            alias = self.consts.alias(node.id)
+            alias = self._alias(node.id)
             if isinstance(alias, (ast.List, ast.Tuple)):
                 src.replace(src.start(node), src.end(node), "[" + ", ".join(self._dim_text(e) for e in alias.elts) + "]")
             return
@@ -196,7 +201,7 @@ class _Rewriter:
     def _dim_text(self, node: ast.expr) -> str:
         text = self.src.text(node)
         if isinstance(node, ast.Name):
-            alias = self.consts.alias(node.id)
+            alias = self._alias(node.id)
             if isinstance(alias, ast.Attribute):  # _BH = pypto.DYNAMIC
                 return self.src.text(alias)
         if isinstance(node, (ast.Name, ast.Attribute)) or (isinstance(node, ast.Constant) and not isinstance(node.value, str)):
@@ -218,7 +223,7 @@ class _Rewriter:
             self.src.replace(self.src.start(node), self.src.end(node), "0".ljust(width))
             return
         if isinstance(node, ast.Name):
-            alias = self.consts.alias(node.id)
+            alias = self._alias(node.id)
             if isinstance(alias, ast.Attribute):  # HALF = pypto.DT_FP16
                 self.src.replace(self.src.start(node), self.src.end(node), self.src.text(alias))
 
@@ -244,26 +249,32 @@ class _Rewriter:
             self.src.replace(pos, pos, f"{text}; ")
 
 
+_COMPOUND: Final = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.ClassDef)
+
+
 def _annotations(tree: ast.Module) -> list[tuple[ast.expr, frozenset[str]]]:
-    """Every annotation, with the parameter names of the functions enclosing it."""
+    """Every annotation, with the parameter names of the functions enclosing it. Annotations
+    only sit on statements, so only statements are visited (not expressions)."""
     found: list[tuple[ast.expr, frozenset[str]]] = []
 
-    def visit(node: ast.AST, params: frozenset[str]) -> None:
-        for child in ast.iter_child_nodes(node):
+    def visit(stmts: list[ast.stmt], params: frozenset[str]) -> None:
+        for child in stmts:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 a = child.args
                 args = [x for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x is not None]
                 found.extend((x.annotation, params) for x in args if x.annotation is not None)
                 if child.returns is not None:
                     found.append((child.returns, params))
-                visit(child, params | {x.arg for x in args})
+                visit(child.body, params | {x.arg for x in args})
             elif isinstance(child, ast.AnnAssign):
                 found.append((child.annotation, params))
-                visit(child, params)
-            else:
-                visit(child, params)
+            elif isinstance(child, _COMPOUND):
+                for field in ("body", "orelse", "finalbody"):
+                    visit(getattr(child, field, []), params)
+                for handler in getattr(child, "handlers", []):
+                    visit(handler.body, params)
 
-    visit(tree, frozenset())
+    visit(tree.body, frozenset())
     return found
 
 

@@ -114,4 +114,13 @@ def dtype_type(dtype: str | None, named: NamedType) -> Type:
 
 
 def tensor_type(val: TensorVal, named: NamedType) -> Instance:
-    return named(TENSOR, [shape_type(val.shape, named), dtype_type(val.dtype, named)])
+    cache: dict[str, Instance] = {}
+
+    def cached(name: str, args: list[Type]) -> Instance:
+        if args:
+            return named(name, args)
+        if name not in cache:  # each lookup walks the symbol tables
+            cache[name] = named(name, args)
+        return cache[name]
+
+    return named(TENSOR, [shape_type(val.shape, cached), dtype_type(val.dtype, cached)])

@@ -253,12 +253,20 @@ def _source(e: Expression) -> str | None:
     return None
 
 
+_CHILD_ATTRS: Final = ("expr", "left", "right", "operands", "base", "index", "items", "callee", "args",
+                       "begin_index", "end_index", "stride", "cond", "if_expr", "else_expr", "value",
+                       "lvalues", "rvalue", "target")
+_attrs_of: dict[type, tuple[str, ...]] = {}
+
+
 def _child_exprs(n: Node) -> list[Expression]:
     """Direct sub-expressions, in source order (enough for evaluation order here)."""
+    cls = type(n)
+    attrs = _attrs_of.get(cls)
+    if attrs is None:  # which of the attributes this node class has, computed once per class
+        attrs = _attrs_of[cls] = tuple(a for a in _CHILD_ATTRS if hasattr(n, a))
     out: list[Expression] = []
-    for name in ("expr", "left", "right", "operands", "base", "index", "items", "callee", "args",
-                 "begin_index", "end_index", "stride", "cond", "if_expr", "else_expr", "value",
-                 "lvalues", "rvalue", "target"):
+    for name in attrs:
         v = getattr(n, name, None)
         if isinstance(v, Expression):
             out.append(v)

@@ -90,6 +90,8 @@ class _Walker:
         self.reported: set[tuple[int, int]] = set()
 
     def _check(self, e: Node | None, moved: Moved) -> None:
+        if not moved:
+            return  # nothing moved yet on this path: nothing to look for
         for n in _reads(e):
             m = moved.get(n.name)
             if m is None or (n.line, n.column) in self.reported:
