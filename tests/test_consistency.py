@@ -1,0 +1,107 @@
+"""A warm incremental run and a dmypy run after edits give the same findings as a cold run.
+
+Each scenario edits one thing the findings depend on -- a constant used as a dim in another
+module, a set_vec_tile_shapes value, a plugin option in pyproject.toml -- and compares the
+warm run (same cache) and the daemon (still running) with a cold run of the edited project.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+DIMS = "import pypto\n\nROWS = 8\nCOLS = 64\n"
+KERNEL = '''import pypto
+from dims import COLS, ROWS
+
+@pypto.frontend.jit
+def k(x: pypto.Tensor([ROWS, COLS], pypto.DT_FP32), ones: pypto.Tensor([64, 1], pypto.DT_FP32),
+      out: pypto.Tensor([ROWS, 1], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 8)
+    pypto.set_cube_tile_shapes([16, 16], [64, 64], [16, 16])
+    out[:] = x.sum(-1, keepdim=True)
+    out[:] = pypto.matmul(x, ones, pypto.DT_FP32)
+    pypto.set_vec_tile_shapes(8, 4)
+    out[:] = x.amax(-1, keepdim=True)
+'''
+PYPROJECT = '[tool.mypy]\nplugins = ["mypy_plugin"]\n\n[tool.pypto-stubs]\npypto_version = "0.2"\n'
+
+
+def _project(root: Path) -> None:
+    (root / "dims.py").write_text(DIMS)
+    (root / "kernel.py").write_text(KERNEL)
+    (root / "pyproject.toml").write_text(PYPROJECT)
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+    # mtime granularity: make sure mypy and dmypy see a change even within one second
+    st = path.stat()
+    os.utime(path, (st.st_atime + 5, st.st_mtime + 5))
+
+
+def _errors(stdout: str) -> list[str]:
+    return sorted(line for line in stdout.splitlines() if ": error:" in line)
+
+
+def _mypy(root: Path, cache: Path) -> list[str]:
+    cmd = [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "--config-file", "pyproject.toml", "kernel.py"]
+    return _errors(subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False).stdout)
+
+
+def _cold(root: Path) -> list[str]:
+    return _mypy(root, root / ".cold-cache")
+
+
+Edit = Callable[[Path], None]
+
+SCENARIOS: dict[str, Edit] = {
+    # COLS feeds x's annotation in another module: 64 -> 32 makes the ones vector [64, 1] wrong.
+    "constant_in_other_module": lambda root: _edit(root / "dims.py", "COLS = 64", "COLS = 32"),
+    # the tile fixes the reduction: (8, 8) is aligned, (8, 4) is not.
+    "vec_tile_value": lambda root: _edit(root / "kernel.py", "set_vec_tile_shapes(8, 8)", "set_vec_tile_shapes(8, 4)"),
+    # pypto_version 0.3 has no reduction alignment rule.
+    "plugin_option": lambda root: _edit(root / "pyproject.toml", 'pypto_version = "0.2"', 'pypto_version = "0.3"'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_warm_incremental_run_matches_cold(tmp_path: Path, name: str) -> None:
+    _project(tmp_path)
+    warm_cache = tmp_path / ".warm-cache"
+    before = _mypy(tmp_path, warm_cache)
+    SCENARIOS[name](tmp_path)
+    after_warm = _mypy(tmp_path, warm_cache)
+    after_cold = _cold(tmp_path)
+    assert after_warm == after_cold
+    assert after_cold != before, "the edit must change the findings, or the test proves nothing"
+
+
+@pytest.mark.skipif(shutil.which("dmypy") is None, reason="dmypy not on PATH")
+@pytest.mark.parametrize("name", ["constant_in_other_module", "vec_tile_value"])
+def test_dmypy_after_edit_matches_cold(tmp_path: Path, name: str) -> None:
+    _project(tmp_path)
+    status = tmp_path / ".dmypy.json"
+    dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status)]
+
+    def check() -> list[str]:
+        out = subprocess.run([*dmypy, "run", "--", "--config-file", "pyproject.toml", "kernel.py"],
+                             cwd=tmp_path, capture_output=True, text=True, check=False, timeout=120)
+        return _errors(out.stdout)
+
+    try:
+        before = check()
+        SCENARIOS[name](tmp_path)
+        after = check()
+    finally:
+        subprocess.run([*dmypy, "stop"], cwd=tmp_path, capture_output=True, check=False, timeout=60)
+    assert after == _cold(tmp_path)
+    assert after != before
