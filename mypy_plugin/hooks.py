@@ -86,11 +86,14 @@ _CHECKS = kind_checks()
 
 
 def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | MethodContext, label: str) -> Type:
+    result: Result
     try:
         result = op.rule(args)
     except ShapeError as err:
+        # Still run the checks: which error the compiler raises first varies by op (a comparison
+        # with no tile fails on the tile before its shapes), so report every one that holds.
         diagnostics.shape_error(ctx.api, err, label, ctx.context)
-        return ctx.default_return_type
+        result = None
     checks = _CHECKS.get(op.kind, ())
     if checks:
         env = session.env(ctx) or session.unknown_env

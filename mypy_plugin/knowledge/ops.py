@@ -55,7 +55,8 @@ ANY: Final = _Special("ANY")  # a tensor or a scalar, we cannot tell
 Result = Union[TensorVal, tuple[TensorVal, ...], _Special, None]
 Rule = Callable[[Args], Result]
 OpKind = Literal[
-    "elementwise", "compare", "unary", "cast", "reduction", "matmul", "transpose", "concat", "layout", "creation", "other"
+    "elementwise", "compare", "unary", "cast", "reduction", "matmul", "transpose", "concat", "reshape", "layout",
+    "creation", "other",
 ]
 
 
@@ -327,8 +328,8 @@ _ROWS: list[tuple[OpKind, Rule, Sequence[str]]] = [
     ("reduction", _softmax, ["softmax"]),
     ("reduction", _same, ["rms_norm"]),
     ("cast", _cast, ["cast"]),
-    ("layout", _reshape, ["reshape"]),
-    ("layout", _view, ["view"]),
+    ("reshape", _reshape, ["reshape"]),
+    ("reshape", _view, ["view"]),
     ("transpose", _transpose, ["transpose"]),
     ("layout", _unsqueeze, ["unsqueeze"]),
     ("concat", _concat, ["concat"]),

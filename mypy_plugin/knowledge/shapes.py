@@ -102,7 +102,9 @@ def axis_error(axis: int, shape: tuple[Dim, ...]) -> ShapeError:
     a negative one crashes 0.2.0 with SIGSEGV (facts §6)."""
     rank = len(shape)
     outcome = (
-        "0.2.0 crashes with SIGSEGV" if axis < 0 else "the compiler raises FFFFFF (Axis is not in the reasonable range!)"
+        "0.2.0 crashes with SIGSEGV (or raises FC1001 when the last-axis tile is not 32-byte aligned)"
+        if axis < 0
+        else "the compiler raises FFFFFF (Axis is not in the reasonable range!)"
     )
     return ShapeError(
         "pypto-axis",

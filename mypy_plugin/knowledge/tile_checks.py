@@ -22,6 +22,10 @@ def _reduced_axes(op: str, a: Args, rank: int) -> list[int] | None:
     if op == "var" and not a.given("dim", 1):
         return list(range(rank))
     dim = a.int_value("dim", 1)
+    if dim is not None and dim < -rank:
+        # 0.2.0 does not reject a negative out-of-range axis: it goes on to the last-axis
+        # alignment check (FC1001 when unaligned, oracle regression) and crashes otherwise.
+        return [rank - 1]
     if dim is None:
         dims = a.dims("dim", 1)
         if dims is None or any(not isinstance(d, int) for d in dims):

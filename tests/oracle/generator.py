@@ -584,7 +584,8 @@ def matmul_case(draw: Any) -> Case:
             flags = ", b_trans=True"
         else:
             ones_shape = [kb, 1]
-        if draw(st.booleans()):
+        # pypto.full(..., DT_INT8) fails in codegen (F0EE49 "unsupported type ... int8_t", GenDupOp)
+        if dt != "INT8" and draw(st.booleans()):
             body.insert(0, ("tile", _tile_src(draw, [M, K], pre)))
             body.append(("op", f"ones_v = pypto.full({ones_shape!r}, 1.0, pypto.DT_{dt})"))
         else:

@@ -34,8 +34,9 @@ CODE_RULES: list[tuple[str, str]] = [
     (r"'Tensor' object has no attribute", "pypto-no-method"),
     (r"Tensor\.\w+\(\) takes|where\(\) takes \d+ positional", "pypto-no-method"),
     (r"The dtype of input tensors are not same", "pypto-dtype-mismatch"),
-    (r"shape not support binary operation|Only allow to expand one axis", "pypto-broadcast"),
-    (r"Shape size not match|Invalid dstshape|Their size actually are", "pypto-reshape"),
+    (r"shape not support binary operation|Only allow to expand one axis|"
+     r"must match the size of tensor b \(\d+\) at non-singleton", "pypto-broadcast"),
+    (r"Shape size not match|Invalid dstshape|capacity % x == 0|Their size actually are", "pypto-reshape"),
     (r"TileShape dim num should same to input|Tile shape size \d+ is not matched the output shape size",
      "pypto-tile-rank"),
     (r"Non-FP8 inputs require identical dtypes|Unsupported output data type|unsupported dtype", "pypto-matmul-dtype"),
@@ -72,15 +73,28 @@ class CompilerVerdict:
         return f"{self.status} {self.code or 'UNCOVERED'} @ {where}: {self.text[:140]}"
 
 
+LISTING = re.compile(r"^\s*\d+ \| |^Traceback|^During handling|^\s*(lib|pypto_impl)\S*\(")
+
+
+def _collect(lines: list[str], i: int, first: str) -> str:
+    """The message starting at lines[i] (given as `first`) plus its continuation lines."""
+    msg = [first.strip()]
+    for extra in lines[i + 1:i + 8]:
+        e = extra.strip()
+        if not e or LISTING.search(extra) or MARKER.search(extra) or e.startswith("location:"):
+            if e.startswith("location:"):
+                continue
+            break
+        msg.append(e)
+    return " ".join(msg)
+
+
 def _root_cause(text: str) -> tuple[str, int | None, str]:
-    """(message, marker line, stage) of the first failure in a compiler log."""
+    """(message, marker line, stage) of the FIRST failure in a compiler log (later ones are cascades)."""
     lines = text.splitlines()
     for i, ln in enumerate(lines):
         if "Record function" in ln and "failed:" in ln:
-            msg = ln.split("failed:", 1)[1].strip()
-            # the Errcode line is followed by the message proper
-            if re.search(r"Errcode: [A-Z0-9]+!\s*$", msg) and i + 1 < len(lines):
-                msg = msg + " " + lines[i + 1].strip()
+            msg = _collect(lines, i, ln.split("failed:", 1)[1])
             marker = None
             for later in lines[i:]:
                 m = MARKER.search(later)
@@ -88,8 +102,12 @@ def _root_cause(text: str) -> tuple[str, int | None, str]:
                     marker = int(m.group(2))
                     break
             return msg, marker, "trace"
-    # no trace failure: a parser error (signature checks), an Errcode, or a python exception
-    for ln in lines:
+    # failures in EndFunction (the passes) are rendered as "INTERNAL BUG file:1:0: ..." with no useful line
+    for i, ln in enumerate(lines):
+        m = re.search(r"INTERNAL BUG\s+\S+?\.py:\d+:\d+: (.*)$", ln)
+        if m:
+            return _collect(lines, i, m.group(1)), None, "compile"
+    for i, ln in enumerate(lines):
         m = re.match(r"^(?:[\w.]*\.)?(?:Rendered)?ParserError: (\w+: .*)$", ln.strip())
         if m:
             marker = None
@@ -98,11 +116,10 @@ def _root_cause(text: str) -> tuple[str, int | None, str]:
                 if mm:
                     marker = int(mm.group(2))
                     break
-            return m.group(1), marker, "parse"
+            return _collect(lines, i, m.group(1)), marker, "parse"
     for i, ln in enumerate(lines):
         if re.search(r"Errcode: ([A-Z0-9]+)!", ln):
-            nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
-            return ln.strip() + " " + nxt, None, "compile"
+            return _collect(lines, i, ln), None, "compile"
     for ln in reversed(lines):
         m = re.match(r"^(?:[\w.]*\.)?(\w+(?:Error|Exception)): (.*)$", ln.strip())
         if m:
@@ -117,7 +134,7 @@ def map_code(msg: str, plog: str = "") -> str | None:
             return code
     if CUBE_RULE.search(msg):
         return "pypto-cube-tile"
-    if "Run pass failed" in msg and plog:
+    if plog:  # a pass failure: FFFFFF "Run pass failed." is explained only in the framework log
         for pat, code in CODE_RULES:
             if re.search(pat, plog):
                 return code
@@ -148,13 +165,15 @@ def classify(case: Case, out: str, rc: int, plog: str) -> CompilerVerdict:
         name = signal.Signals(-rc).name if -rc in signal.Signals._value2member_map_ else str(rc)
         f = case.features
         code = None
-        if f.get("reduction") and f.get("tile") == "none":
+        if f.get("axis_kind") == "oor_neg":
+            code = "pypto-axis"  # facts §6: a negative out-of-range axis crashes (with or without a tile)
+        elif f.get("reduction") and f.get("tile") == "none":
             code = "pypto-tile-missing"  # R30: a reduction with no vec tile
-        elif f.get("axis_kind") == "oor_neg":
-            code = "pypto-axis"  # facts §6: a negative out-of-range axis crashes
         return CompilerVerdict("CRASH", code, None, cands, f"process killed by {name}", plog, "native")
     msg, marker, stage = _root_cause(text)
     code = map_code(msg, plog)
+    if code == "pypto-kernel-signature" and marker is None:
+        cands = [case.def_line] + cands  # signature errors carry no marker; the def line is the cause
     return CompilerVerdict("REJECT", code, marker, cands if marker is None else [], msg, plog, stage)
 
 
@@ -204,6 +223,8 @@ def run_compiler(cases: list[Case], workdir: str, python: str | None = None, job
         for n, fut in enumerate(cf.as_completed(futs)):
             i = futs[fut]
             out, rc, plog = fut.result()
+            with open(os.path.join(workdir, f"log_{i:04d}.txt"), "w") as fh:
+                fh.write(f"rc={rc}\nplog: {plog}\n{out}")
             results[i] = classify(cases[i], out, rc, plog)
             if progress:
                 progress(n + 1, len(cases))
@@ -248,3 +269,66 @@ def run_checker(paths: list[str], workdir: str, python: str | None = None) -> tu
             continue
         per[i].append(CheckerError(int(m.group("line")), m.group("code") or "", m.group("msg")))
     return per, p.stdout
+
+
+# --- single files (regression kernels) ----------------------------------------------------------
+
+def _host_call_for_source(src: str, module: str) -> str:
+    """A driver for a kernel module written by hand: reads the literal shapes/dtypes of the first jit
+    function's annotations (call or subscript form)."""
+    import ast
+
+    from .generator import TORCH_DT
+
+    tree = ast.parse(src)
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+    out = ["import torch", f"import {module} as m", ""]
+    args = []
+    for a in fn.args.args:
+        ann = a.annotation
+        items: list[ast.expr] = []
+        if isinstance(ann, ast.Call):
+            items = list(ann.args)
+        elif isinstance(ann, ast.Subscript):
+            sl = ann.slice
+            items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
+        if not items:
+            args.append("2.0")
+            continue
+        shape = ast.literal_eval(items[0])
+        dt = "FP32"
+        for it in items[1:]:
+            if isinstance(it, ast.Attribute) and it.attr.startswith("DT_"):
+                dt = it.attr[3:]
+        out.append(f"{a.arg} = torch.ones({list(shape)!r}, dtype={TORCH_DT[dt]})")
+        args.append(a.arg)
+    out.append(f"m.{fn.name}({', '.join(args)})")
+    out.append('print("ORACLE_OK", flush=True)')
+    return "\n".join(out) + "\n"
+
+
+def compile_file(path: str, workdir: str, python: str | None = None, timeout: int = 120) -> CompilerVerdict:
+    """Compiles one hand-written kernel module (SIM mode must be in its jit decorator)."""
+    import shutil
+
+    from .generator import Case
+
+    python = python or sys.executable
+    os.makedirs(workdir, exist_ok=True)
+    mod = "k_" + re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0])
+    shutil.copy(path, os.path.join(workdir, mod + ".py"))
+    with open(path) as f:
+        src = f.read()
+    driver = os.path.join(workdir, "run_" + mod + ".py")
+    with open(driver, "w") as f:
+        f.write(_host_call_for_source(src, mod))
+    home = os.path.join(workdir, "home_" + mod)
+    os.makedirs(home, exist_ok=True)
+    out, rc, plog = _run_one((python, driver, home, timeout))
+    # lines of the kernel body, as candidates for an error without a marker
+    body_lines = [i for i, ln in enumerate(src.splitlines(), 1) if ln.startswith("    ") and ln.strip()
+                  and not ln.strip().startswith(("#", "pypto.set_"))]
+    dummy = Case("file", [], [])
+    dummy.stmt_lines = [(ln, "op", "") for ln in body_lines]
+    v = classify(dummy, out, rc, plog)
+    return v
