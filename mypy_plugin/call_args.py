@@ -86,6 +86,7 @@ class CallArgs:
         expr_type: Callable[[Expression], Type] | None,
     ) -> None:
         self.expr_type = expr_type
+        self._tensors: dict[tuple[Key, int], TensorVal | None] = {}  # the checks ask repeatedly
         self.names = names
         self.slots = slots
         self.stars = stars
@@ -134,8 +135,10 @@ class CallArgs:
         return self._slot(key, pos) is not None
 
     def tensor(self, key: Key, pos: int) -> TensorVal | None:
-        s = self._slot(key, pos)
-        return tensor_val(s[0]) if s is not None else None
+        if (key, pos) not in self._tensors:
+            s = self._slot(key, pos)
+            self._tensors[(key, pos)] = tensor_val(s[0]) if s is not None else None
+        return self._tensors[(key, pos)]
 
     def int_value(self, key: Key, pos: int) -> int | None:
         s = self._slot(key, pos)
