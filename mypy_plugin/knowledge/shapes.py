@@ -155,7 +155,12 @@ def unsqueeze(shape: Shape, dim: int | None) -> Shape:
         return None
     ax = normalize_axis(dim, len(shape) + 1)
     if ax is None:
-        raise ShapeError("pypto-axis", f"unsqueeze dim {dim} is out of range for rank {len(shape)} {fmt_shape(shape)}")
+        raise ShapeError(
+            "pypto-axis",
+            f"unsqueeze dim {dim} is out of range for rank {len(shape)} {fmt_shape(shape)}; the compiler raises "
+            "RuntimeError (CHECK FAILED: unsqueezeDimNum < ...)",
+            f"use a dim from {-len(shape) - 1} to {len(shape)}",
+        )
     return shape[:ax] + (1,) + shape[ax:]
 
 
@@ -202,7 +207,11 @@ def concat(shapes: Sequence[Shape], dim: int | None) -> Shape:
     assert first is not None
     ax = normalize_axis(dim, len(first))
     if ax is None:
-        raise ShapeError("pypto-axis", f"concat dim {dim} is out of range for rank {len(first)} {fmt_shape(first)}")
+        raise ShapeError(
+            "pypto-axis",
+            f"concat dim {dim} is out of range for rank {len(first)} {fmt_shape(first)}; the compiler raises FFFFFF",
+            f"use a dim from {-len(first)} to {len(first) - 1}",
+        )
     if any(s is not None and len(s) != len(first) for s in shapes):
         return None
     total: Dim = 0
