@@ -7,7 +7,13 @@ from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface
 
 from . import errorcodes as codes
-from .knowledge.shapes import ShapeError
+from .knowledge.ops import TensorVal
+from .knowledge.shapes import ShapeError, fmt_shape
+
+
+def describe(val: TensorVal | None) -> str:
+    """``[8, 64] DT_FP32`` for a message, or "a tensor" when nothing is known."""
+    return "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
 
 
 def report(api: CheckerPluginInterface, code: ErrorCode, message: str, note: str | None, ctx: Context) -> None:

@@ -20,7 +20,7 @@ from .knowledge.tiles import UNKNOWN
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from .kernel_signature import check_kernel
 from .knowledge.out_checks import check_write
-from .knowledge.shapes import ShapeError, fmt_shape
+from .knowledge.shapes import ShapeError
 from .tensor_types import NamedType, is_tensor, tensor_type, tensor_val
 from .tile_flow import TileFlowCache
 
@@ -142,7 +142,7 @@ def no_method_hook(name: str) -> Callable[[MethodContext], Type]:
     def hook(ctx: MethodContext) -> Type:
         try:
             val = tensor_val(ctx.type)
-            receiver = "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
+            receiver = diagnostics.describe(val)
             diagnostics.no_method(ctx.api, name, receiver, ctx.context)
         except Exception:
             pass
@@ -168,7 +168,7 @@ def attribute_no_method_hook(name: str) -> Callable[[AttributeContext], Type]:
         try:
             if isinstance(ctx.context, MemberExpr):
                 val = tensor_val(ctx.type)
-                receiver = "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
+                receiver = diagnostics.describe(val)
                 diagnostics.no_method(ctx.api, name, receiver, ctx.context)
         except Exception:
             pass
@@ -186,7 +186,7 @@ def transpose_attribute_hook(session: Session) -> Callable[[AttributeContext], T
         try:
             if isinstance(ctx.context, MemberExpr):
                 val = tensor_val(ctx.type)
-                receiver = "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
+                receiver = diagnostics.describe(val)
                 rank = None if val is None or val.shape is None else len(val.shape)
                 expr = ctx.context.expr.name if isinstance(ctx.context.expr, NameExpr) else "x"
                 fix = session.transpose_fix(ctx)
