@@ -44,6 +44,7 @@ from mypy.types import TupleType, get_proper_type
 
 from .call_args import int_of_type
 from .knowledge.arith import fold
+from .program_order import ProgramOrder
 from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
 
 SET_VEC: Final = "pypto.set_vec_tile_shapes"
@@ -54,7 +55,7 @@ _MAX_HELPER_DEPTH: Final = 3
 _CACHE_SIZE: Final = 512
 
 
-class _Flow:
+class _Flow(ProgramOrder[TileState]):
     def __init__(self, module: MypyFile, modules: Mapping[str, MypyFile], depth: int) -> None:
         self.module = module
         self.modules = modules
@@ -108,51 +109,11 @@ class _Flow:
             return None
         return tuple(p for p in parts if p is not None)
 
-    # --- walking ------------------------------------------------------------------
-    def block(self, stmts: Iterable[Statement], state: TileState) -> TileState:
-        for s in stmts:
-            state = self.stmt(s, state)
-        return state
+    # --- walking (control flow is ProgramOrder's) -----------------------------------
+    def join(self, a: TileState, b: TileState) -> TileState:
+        return a.join(b)
 
-    def stmt(self, s: Statement, state: TileState) -> TileState:
-        if isinstance(s, Block):
-            return self.block(s.body, state)
-        if isinstance(s, (FuncDef, Decorator)):
-            return state  # nested definitions run when called
-        if isinstance(s, IfStmt):
-            for cond in s.expr:
-                state = self.expr(cond, state)
-            outs = [self.block(b.body, state) for b in s.body]
-            outs.append(self.block(s.else_body.body, state) if s.else_body else state)
-            merged = outs[0]
-            for o in outs[1:]:
-                merged = merged.join(o)
-            return merged
-        if isinstance(s, (ForStmt, WhileStmt)):
-            head = s.expr
-            state = self.expr(head, state)
-            once = self.block(s.body.body, state)
-            entry = state.join(once)
-            if entry != state:
-                once = self.block(s.body.body, entry)  # later iterations start from the merge
-            after = entry.join(once)
-            if s.else_body:
-                after = self.block(s.else_body.body, after)
-            return after
-        if isinstance(s, WithStmt):
-            for e in s.expr:
-                state = self.expr(e, state)
-            return self.block(s.body.body, state)
-        if isinstance(s, TryStmt):
-            body = self.block(s.body.body, state)
-            merged = body
-            for h in s.handlers:
-                merged = merged.join(self.block(h.body, state.join(body)))
-            if s.else_body:
-                merged = merged.join(self.block(s.else_body.body, body))
-            if s.finally_body:
-                merged = self.block(s.finally_body.body, merged)
-            return merged
+    def simple(self, s: Statement, state: TileState) -> TileState:
         if isinstance(s, AssignmentStmt):
             state = self.expr(s.rvalue, state)
             for lv in s.lvalues:

@@ -15,15 +15,12 @@ from dataclasses import dataclass
 
 from mypy.nodes import (
     AssignmentStmt,
-    Block,
     CallExpr,
-    Decorator,
     EllipsisExpr,
     Expression,
     ExpressionStmt,
     ForStmt,
     FuncDef,
-    IfStmt,
     IndexExpr,
     LambdaExpr,
     MemberExpr,
@@ -32,15 +29,13 @@ from mypy.nodes import (
     OperatorAssignmentStmt,
     SliceExpr,
     Statement,
-    TryStmt,
     TupleExpr,
-    WhileStmt,
-    WithStmt,
 )
 from mypy.plugin import CheckerPluginInterface
 
 from . import errorcodes as codes
 from .diagnostics import report
+from .program_order import ProgramOrder
 
 
 @dataclass(frozen=True)
@@ -84,7 +79,7 @@ def _reads(e: Node | None) -> Iterator[NameExpr]:
             yield from _reads(v)
 
 
-class _Walker:
+class _Walker(ProgramOrder[Moved]):
     def __init__(self, api: CheckerPluginInterface) -> None:
         self.api = api
         self.reported: set[tuple[int, int]] = set()
@@ -108,96 +103,58 @@ class _Walker:
                 n,
             )
 
-    def block(self, stmts: list[Statement], moved: Moved) -> Moved:
-        for s in stmts:
-            moved = self.stmt(s, moved)
+    # --- the flow (control flow is ProgramOrder's) -----------------------------------
+    def join(self, a: Moved, b: Moved) -> Moved:
+        """Moved on any path counts (a may-analysis); the first move named wins."""
+        return {**b, **a}
+
+    def expr(self, e: Expression, moved: Moved) -> Moved:
+        self._check(e, moved)
         return moved
 
-    def stmt(self, s: Statement, moved: Moved) -> Moved:
-        if isinstance(s, Block):
-            return self.block(s.body, moved)
-        if isinstance(s, (FuncDef, Decorator)):
+    def loop_target(self, s: ForStmt, moved: Moved) -> Moved:
+        return self._rebind(moved, s.index.items if isinstance(s.index, TupleExpr) else [s.index])
+
+    @staticmethod
+    def _rebind(moved: Moved, targets: list[Expression]) -> Moved:
+        names = [n for n in map(_name, targets) if n is not None and n in moved]
+        if not names:
             return moved
+        moved = dict(moved)
+        for n in names:
+            moved.pop(n)  # assigned again: a new tensor
+        return moved
+
+    def simple(self, s: Statement, moved: Moved) -> Moved:
         if isinstance(s, AssignmentStmt):
             self._check(s.rvalue, moved)
             for lv in s.lvalues:
                 if isinstance(lv, IndexExpr):
                     self._check(lv.base if not isinstance(lv.base, NameExpr) else None, moved)
                     self._check(lv.index, moved)
-            moved = dict(moved)
             for lv in s.lvalues:
-                for target in lv.items if isinstance(lv, TupleExpr) else [lv]:
-                    name = _name(target)
-                    if name is not None:
-                        moved.pop(name, None)  # assigned again: a new tensor
+                moved = self._rebind(moved, lv.items if isinstance(lv, TupleExpr) else [lv])
             src = _name(s.rvalue)
             if src is not None and len(s.lvalues) == 1:
                 lv = s.lvalues[0]
-                if isinstance(lv, IndexExpr) and _whole_key(lv.index) and _name(lv.base):
-                    dest = _name(lv.base) or "out"
-                    moved[src] = _Move(s.line, dest, f"{dest}[...] = {src}" if isinstance(lv.index, EllipsisExpr) else f"{dest}[:] = {src}")
+                dest = _name(lv.base) if isinstance(lv, IndexExpr) else None
+                if isinstance(lv, IndexExpr) and dest is not None and _whole_key(lv.index):
+                    key = "..." if isinstance(lv.index, EllipsisExpr) else ":"
+                    moved = {**moved, src: _Move(s.line, dest, f"{dest}[{key}] = {src}")}
             return moved
         if isinstance(s, OperatorAssignmentStmt):
             self._check(s.rvalue, moved)
             self._check(s.lvalue, moved)
-            moved = dict(moved)
-            name = _name(s.lvalue)
-            if name is not None:
-                moved.pop(name, None)
-            return moved
+            return self._rebind(moved, [s.lvalue])
         if isinstance(s, ExpressionStmt):
             self._check(s.expr, moved)
             e = s.expr
-            if (
-                isinstance(e, CallExpr)
-                and isinstance(e.callee, MemberExpr)
-                and e.callee.name == "move"
-                and len(e.args) == 1
-                and _name(e.callee.expr)
-                and _name(e.args[0])
-            ):
-                moved = dict(moved)
-                dest, src = _name(e.callee.expr) or "out", _name(e.args[0]) or ""
-                moved[src] = _Move(s.line, dest, f"{dest}.move({src})")
+            if isinstance(e, CallExpr) and isinstance(e.callee, MemberExpr) and e.callee.name == "move" and len(e.args) == 1:
+                dest, src = _name(e.callee.expr), _name(e.args[0])
+                if dest is not None and src is not None:
+                    moved = {**moved, src: _Move(s.line, dest, f"{dest}.move({src})")}
             return moved
-        if isinstance(s, IfStmt):
-            for cond in s.expr:
-                self._check(cond, moved)
-            outs = [self.block(b.body, moved) for b in s.body]
-            outs.append(self.block(s.else_body.body, moved) if s.else_body else moved)
-            merged: Moved = {}
-            for o in outs:
-                for k, v in o.items():
-                    merged.setdefault(k, v)
-            return merged
-        if isinstance(s, (ForStmt, WhileStmt)):
-            self._check(s.expr, moved)
-            if isinstance(s, ForStmt):
-                moved = dict(moved)
-                for target in s.index.items if isinstance(s.index, TupleExpr) else [s.index]:
-                    name = _name(target)
-                    if name is not None:
-                        moved.pop(name, None)
-            after_once = self.block(s.body.body, moved)
-            entry = {**moved, **{k: v for k, v in after_once.items() if k not in moved}}
-            after = self.block(s.body.body, entry)  # the next iteration sees this one's moves
-            merged = {**entry, **{k: v for k, v in after.items() if k not in entry}}
-            if s.else_body:
-                merged = self.block(s.else_body.body, merged)
-            return merged
-        if isinstance(s, WithStmt):
-            for e in s.expr:
-                self._check(e, moved)
-            return self.block(s.body.body, moved)
-        if isinstance(s, TryStmt):
-            body = self.block(s.body.body, moved)
-            for h in s.handlers:
-                body = {**body, **self.block(h.body, moved)}
-            if s.finally_body:
-                body = self.block(s.finally_body.body, body)
-            return body
-        for attr in ("expr",):
-            self._check(getattr(s, attr, None), moved)
+        self._check(getattr(s, "expr", None), moved)
         return moved
 
 
