@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface
@@ -16,19 +19,40 @@ def describe(val: TensorVal | None) -> str:
     return "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
 
 
-def report(api: CheckerPluginInterface, code: ErrorCode, message: str, note: str | None, ctx: Context) -> None:
-    info = api.fail(message, ctx, code=code)
-    if note and info is not None:
-        # Tied to its error, so the same ignore comment or disabled code hides both.
-        api.msg.note(note, ctx, code=code, parent_error=info)
+def report(
+    api: CheckerPluginInterface, code: ErrorCode, message: str, note: str | None, ctx: Context, *, unwatched: bool = False
+) -> None:
+    """Report an error and its note. ``unwatched``: from an operator hook, where mypy tries
+    ``float.__add__`` and ``Tensor.__radd__`` under an error watcher and takes any error as "this
+    method does not apply" (it would print "Unsupported operand types" instead of ours)."""
+    with _unwatched(api) if unwatched else contextlib.nullcontext():
+        info = api.fail(message, ctx, code=code)
+        if note and info is not None:
+            # Tied to its error, so the same ignore comment or disabled code hides both.
+            api.msg.note(note, ctx, code=code, parent_error=info)
 
 
-def shape_error(api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Context) -> None:
+@contextlib.contextmanager
+def _unwatched(api: CheckerPluginInterface) -> Iterator[None]:
+    # mypy.errors.Errors._watchers is internal; if it moves, report as usual.
+    watchers = getattr(getattr(api.msg, "errors", None), "_watchers", None)
+    if not isinstance(watchers, list) or not watchers:
+        yield
+        return
+    saved = list(watchers)
+    watchers.clear()
+    try:
+        yield
+    finally:
+        watchers[:] = saved
+
+
+def shape_error(api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Context, *, unwatched: bool = False) -> None:
     code = codes.BY_NAME.get(err.code)
     if code is None:
         return
     message = err.message if not op or err.message.startswith(op) else f"{op}: {err.message}"
-    report(api, code, message, err.note, ctx)
+    report(api, code, message, err.note, ctx, unwatched=unwatched)
 
 
 NO_METHOD_FIX = {
@@ -49,6 +73,8 @@ NO_METHOD_FIX = {
     "size": "x.shape[dim]",
     "ndim": "x.dim",
     "prod": "pypto.prod(x, dim)",
+    "clamp": "pypto.clip(x, min, max)",
+    "square": "x * x",
     "where": "pypto.where(condition, x, y)",
     "lrelu": "pypto.lrelu(x, negative_slope)",
 }

@@ -87,12 +87,13 @@ _CHECKS = kind_checks()
 
 def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | MethodContext, label: str) -> Type:
     result: Result
+    operator = op.name.startswith("__")  # see diagnostics.report(unwatched=...)
     try:
         result = op.rule(args)
     except ShapeError as err:
         # Still run the checks: which error the compiler raises first varies by op (a comparison
         # with no tile fails on the tile before its shapes), so report every one that holds.
-        diagnostics.shape_error(ctx.api, err, label, ctx.context)
+        diagnostics.shape_error(ctx.api, err, label, ctx.context, unwatched=operator)
         result = None
     checks = _CHECKS.get(op.kind, ())
     if checks:
@@ -101,7 +102,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
         for check in checks:
             problem = check(call)
             if problem is not None:
-                diagnostics.shape_error(ctx.api, problem, label, ctx.context)
+                diagnostics.shape_error(ctx.api, problem, label, ctx.context, unwatched=operator)
     return _result_type(result, ctx.default_return_type, ctx.api.named_generic_type)
 
 

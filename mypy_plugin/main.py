@@ -27,7 +27,7 @@ from .tensor_types import TENSOR
 # Declared in the stubs only so they can be reported (see pypto_stubs/__init__.pyi).
 _NO_METHODS: Final = frozenset((
     "abs", "neg", "pow", "float", "half", "mean", "max", "min", "cast", "to",
-    "permute", "squeeze", "expand", "numel", "size", "prod",
+    "permute", "squeeze", "expand", "numel", "size", "prod", "clamp", "square",
     # Present in 0.2.0 but broken: they forward too many arguments and raise TypeError.
     "where", "lrelu",
 ))

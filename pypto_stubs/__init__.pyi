@@ -662,6 +662,12 @@ class Tensor(Generic[_S, _D]):
     # Not a runtime member: declared so the mypy plugin can report it (pypto-no-method / pypto-transpose) and editors strike it through.
     @deprecated("PyPTO tensors have no .prod(); use pypto.prod(x, dim)")
     def prod(self, *args: Any, **kwargs: Any) -> Tensor: ...
+    # Not a runtime member: declared so the mypy plugin can report it (pypto-no-method / pypto-transpose) and editors strike it through.
+    @deprecated("PyPTO tensors have no .clamp(); use pypto.clip(x, min, max)")
+    def clamp(self, *args: Any, **kwargs: Any) -> Tensor: ...
+    # Not a runtime member: declared so the mypy plugin can report it (pypto-no-method / pypto-transpose) and editors strike it through.
+    @deprecated("PyPTO tensors have no .square(); use x * x")
+    def square(self, *args: Any, **kwargs: Any) -> Tensor: ...
 
 tensor = Tensor
 
