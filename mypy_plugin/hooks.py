@@ -98,7 +98,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
     checks = _CHECKS.get(op.kind, ())
     if checks:
         env = session.env(ctx) or session.unknown_env
-        call = Call(op.name, label, args, env, result)
+        call = Call(op.name, op.kind, label, args, env, result)
         for check in checks:
             problem = check(call)
             if problem is not None:

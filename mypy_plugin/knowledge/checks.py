@@ -30,6 +30,7 @@ UNKNOWN_TILES: Final = (UNKNOWN, UNKNOWN)
 @dataclass(frozen=True)
 class Call:
     op: str  # the op's name in the table ("sum", "__add__")
+    kind: str  # its kind in the table ("elementwise", "compare", ...)
     label: str  # how messages name it ("Tensor.sum", "operator +")
     args: Args
     env: Env
@@ -47,9 +48,8 @@ def kind_checks() -> dict[str, tuple[Check, ...]]:
 
     return {
         "elementwise": (tc.vec_tile_missing, tc.vec_tile_rank, ew.dtype_mismatch),
-        # Comparisons of different dtypes compile in 0.2.0 (oracle regressions cmp_mixed_dtype_*),
-        # and so does a rank-3 comparison under a 2-D tile (differential cases 648/649).
-        "compare": (tc.vec_tile_missing,),
+        # Comparisons of different dtypes compile in 0.2.0 (oracle regressions cmp_mixed_dtype_*).
+        "compare": (tc.vec_tile_missing, tc.vec_tile_rank),
         "unary": (tc.vec_tile_missing, tc.vec_tile_rank),
         "cast": (tc.vec_tile_missing, tc.vec_tile_rank),
         "reduction": (tc.reduce_tile_missing, tc.vec_tile_rank, tc.reduce_align),
