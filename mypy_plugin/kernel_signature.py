@@ -14,14 +14,12 @@ from mypy.nodes import (
     ARG_STAR,
     ARG_STAR2,
     Block,
-    CallExpr,
     Context,
     Decorator,
     ForStmt,
     FuncDef,
     IfStmt,
     MypyFile,
-    RefExpr,
     ReturnStmt,
     Statement,
     TryStmt,
@@ -33,16 +31,8 @@ from mypy.types import AnyType, CallableType, TypeOfAny, UnboundType
 
 from . import errorcodes as codes
 from .diagnostics import report
-from .tile_flow import KERNEL_DECORATORS
+from .tile_flow import KERNEL_DECORATORS, decorated_with
 from .use_after_move import check_moves
-
-
-def _is_jit(deco: Decorator) -> bool:
-    for d in deco.original_decorators:
-        target = d.callee if isinstance(d, CallExpr) else d
-        if isinstance(target, RefExpr) and target.fullname in KERNEL_DECORATORS:
-            return True
-    return False
 
 
 def _returns(stmts: list[Statement]) -> Iterator[ReturnStmt]:
@@ -73,21 +63,13 @@ def _is_tensor_annotation(t: object) -> bool:
     return isinstance(t, UnboundType) and t.name.rsplit(".", 1)[-1] in ("Tensor", "tensor")
 
 
-def _is_kernel_or_helper(deco: Decorator) -> bool:
-    for d in deco.original_decorators:
-        target = d.callee if isinstance(d, CallExpr) else d
-        if isinstance(target, RefExpr) and target.fullname in KERNEL_DECORATORS | {"pypto.frontend.function"}:
-            return True
-    return False
-
-
 def check_kernel(api: CheckerPluginInterface, context: Context) -> None:
     """Everything checked on a kernel's (or helper's) definition as a whole."""
     if not isinstance(context, Decorator):
         return
-    if _is_kernel_or_helper(context):
+    if decorated_with(context, KERNEL_DECORATORS | {"pypto.frontend.function"}):
         check_moves(api, context.func)
-    if _is_jit(context):
+    if decorated_with(context, KERNEL_DECORATORS):
         check_signature(api, context)
 
 

@@ -260,14 +260,20 @@ def _sets_tiles(func: FuncDef) -> bool:
     return found
 
 
+def decorated_with(deco: Decorator, fullnames: Iterable[str]) -> bool:
+    """``@name`` or ``@name(...)`` among the decorators, for one of ``fullnames``."""
+    wanted = set(fullnames)
+    for d in deco.original_decorators:
+        target = d.callee if isinstance(d, CallExpr) else d
+        if isinstance(target, RefExpr) and target.fullname in wanted:
+            return True
+    return False
+
+
 def is_kernel(module: MypyFile, func: FuncDef) -> bool:
     for node in _decorators(module):
         if node.func is func:
-            return any(
-                isinstance(d, RefExpr) and d.fullname in KERNEL_DECORATORS
-                or isinstance(d, CallExpr) and isinstance(d.callee, RefExpr) and d.callee.fullname in KERNEL_DECORATORS
-                for d in node.original_decorators
-            )
+            return decorated_with(node, KERNEL_DECORATORS)
     return False
 
 
