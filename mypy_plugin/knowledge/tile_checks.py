@@ -166,9 +166,11 @@ def _tensor_shapes(c: Call) -> list[tuple[Dim, ...]]:
 def vec_tile_rank(c: Call) -> ShapeError | None:
     """A vec tile with fewer entries than the op's tensors: the pass fails with "Run pass
     failed." and the reason only in the log (B23, R31; tile_shape_verifier.h). More is fine (B22).
-    Two exceptions seen in the differential runs, where the compiler accepts (or fails without
-    this reason): a comparison with a scalar operand (cases 648/649), and a unary op whose
-    uncovered leading dims are all 1 (case 303)."""
+    Leading dims of 1 do not excuse it (unary ops, casts, reductions, comparisons of two tensors
+    all fail). Two exceptions seen in the differential runs: a comparison with a scalar operand
+    compiles (cases 648/649), and ``reciprocal`` is nondeterministic in 0.2.0 (the same kernel
+    compiled, timed out, or failed with F3FFFF ConnectWithOverlap in three runs), so no verdict
+    of ours would be provable."""
     if not isinstance(c.env.vec, tuple):
         return None
     have = len(c.env.vec)
@@ -177,7 +179,7 @@ def vec_tile_rank(c: Call) -> ShapeError | None:
         return None
     if c.kind == "compare" and (c.args.tensor("input", 0) is None or c.args.tensor("other", 1) is None):
         return None
-    if c.kind in ("unary", "cast") and all(d == 1 for s in short for d in s[: len(s) - have]):
+    if c.op == "reciprocal":
         return None
     need = max(len(s) for s in short)
     tile = "(" + ", ".join("?" if t is None else str(t) for t in c.env.vec) + ")"

@@ -5,6 +5,8 @@ Each ``regressions/*.py`` file is a minimal kernel whose verdict was established
 
     # oracle: <what the compiler said>
     # expect: OK                      -> no error at all
+    # oracle: nondeterministic ...    -> (with expect: OK) the compiler's verdict varies; only the
+                                         checker side runs
     # expect: pypto-<code> <line>     -> that code on that line (one header line per expected error);
                                          no other pypto-* error on an earlier line
 """
@@ -19,6 +21,7 @@ from mypy import api
 
 HERE = Path(__file__).resolve().parent / "regressions"
 FILES = sorted(HERE.glob("*.py"))
+NONDETERMINISTIC = "# oracle: nondeterministic"  # the checker must stay silent; the compiler is not asked
 EXPECT = re.compile(r"^# expect: (OK|(pypto-[\w-]+) (\d+))\s*$", re.M)
 ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?:\d+:)? error: .*?(?:  \[(?P<code>[\w-]+)\])?$")
 
@@ -72,6 +75,8 @@ def test_regression_header_matches_compiler(path: Path, tmp_path: Path) -> None:
     """The '# expect:' header is still what the real compiler says (needs pypto 0.2.0)."""
     if not _have_pypto():
         pytest.skip("needs the real pypto 0.2.0 compiler and torch (the oracle extra)")
+    if NONDETERMINISTIC in path.read_text():
+        pytest.skip("the compiler's verdict on this kernel varies from run to run (see its header)")
     from .runner import compile_file
 
     v = compile_file(str(path), str(tmp_path))
