@@ -46,6 +46,9 @@ def _tensor_aliases(tree: ast.Module) -> frozenset[str]:
     return frozenset(names)
 
 
+_NEWLINE: Final = re.compile(b"\n")
+
+
 @dataclass(frozen=True)
 class _Edit:
     start: int  # byte offsets into the UTF-8 source
@@ -56,10 +59,8 @@ class _Edit:
 class _Source:
     def __init__(self, source: str) -> None:
         self.data = source.encode("utf-8")
-        self.line_starts = [0]
-        for i, b in enumerate(self.data):
-            if b == 0x0A:
-                self.line_starts.append(i + 1)
+        # ast columns are UTF-8 byte offsets within a line; lines end at b"\n" as in the tokenizer.
+        self.line_starts = [0, *(m.end() for m in _NEWLINE.finditer(self.data))]
         self.edits: list[_Edit] = []
 
     def start(self, node: ast.expr | ast.stmt | ast.keyword) -> int:
@@ -85,10 +86,13 @@ class _Source:
         for a, b in zip(edits, edits[1:]):
             if b.start < a.end:
                 return None  # overlapping edits: a shape we do not understand; leave the file alone
-        out = self.data
-        for e in reversed(edits):
-            out = out[:e.start] + e.text.encode("utf-8") + out[e.end:]
-        return out.decode("utf-8")
+        parts: list[bytes] = []
+        pos = 0
+        for e in edits:
+            parts += (self.data[pos:e.start], e.text.encode("utf-8"))
+            pos = e.end
+        parts.append(self.data[pos:])
+        return b"".join(parts).decode("utf-8")
 
 
 class _Rewriter:
