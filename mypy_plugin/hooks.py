@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mypy.nodes import FuncDef, MemberExpr, MypyFile, NameExpr
-from mypy.plugin import AttributeContext, FunctionContext, MethodContext
+from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import AnyType, CallableType, Type, TupleType, TypeOfAny, get_proper_type
 
 from . import diagnostics
@@ -21,20 +21,21 @@ from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from .kernel_signature import check_kernel
 from .knowledge.out_checks import check_write
 from .knowledge.shapes import ShapeError
-from .tensor_types import NamedType, is_tensor, tensor_type, tensor_val
+from .tensor_types import is_tensor, result_type, tensor_type, tensor_val
 from .tile_flow import TileFlowCache
 
 
-def _result_type(result: Result, default: Type, named: NamedType) -> Type:
+def _result_type(result: Result, default: Type, api: CheckerPluginInterface) -> Type:
+    named = api.named_generic_type
     if result is SCALAR:
         return named("pypto.SymbolicScalar", [])
     if result is ANY or result is None:
         return AnyType(TypeOfAny.special_form) if result is ANY else default
     if isinstance(result, tuple):
-        items: list[Type] = [tensor_type(r, named) for r in result]
+        items: list[Type] = [result_type(r, api, named) for r in result]
         return TupleType(items, named("builtins.tuple", [AnyType(TypeOfAny.special_form)]))
     assert isinstance(result, TensorVal)
-    return tensor_type(result, named)
+    return result_type(result, api, named)
 
 
 class Session:
@@ -103,7 +104,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
             problem = check(call)
             if problem is not None:
                 diagnostics.shape_error(ctx.api, problem, label, ctx.context, unwatched=operator)
-    return _result_type(result, ctx.default_return_type, ctx.api.named_generic_type)
+    return _result_type(result, ctx.default_return_type, ctx.api)
 
 
 def function_hook(session: Session, op: Op) -> Callable[[FunctionContext], Type]:

@@ -60,6 +60,8 @@ class PyptoPlugin(Plugin):
             sys.stderr.write(f"{options.config_file}: error: {err}\n")
             raise SystemExit(2) from None
         self.session = hooks.Session(self.config)
+        self._function_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
+        self._method_hooks: dict[str, Callable[[MethodContext], Type] | None] = {}
         # Tensor annotations in the call form are lost by the parser: rewrite them before it
         # runs, on every parse (cold, incremental, daemon). transform_source is only honoured
         # by mypy's Python-ast parser.
@@ -81,7 +83,18 @@ class PyptoPlugin(Plugin):
             return _any_type
         return None
 
+    # mypy asks once per call expression: build each hook once per fullname.
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if fullname not in self._function_hooks:
+            self._function_hooks[fullname] = self._function_hook(fullname)
+        return self._function_hooks[fullname]
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if fullname not in self._method_hooks:
+            self._method_hooks[fullname] = self._method_hook(fullname)
+        return self._method_hooks[fullname]
+
+    def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == TENSOR:
             return hooks.constructor_hook
         if fullname in _DECORATORS:
@@ -89,7 +102,7 @@ class PyptoPlugin(Plugin):
         op = hooks.FUNCTION_TABLE.get(fullname)
         return hooks.function_hook(self.session, op) if op is not None else None
 
-    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+    def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname == "pypto.frontend._JitDecorator.__call__":
             return hooks.decorator_hook
         if fullname == "pypto.Tensor.__setitem__":

@@ -53,15 +53,17 @@ def is_tensor(t: Type | None) -> bool:
 
 def _dim(t: Type) -> Dim:
     p = get_proper_type(t)
-    if isinstance(p, LiteralType) and isinstance(p.value, (int, str)) and not isinstance(p.value, bool):
-        return p.value
+    if isinstance(p, LiteralType):
+        v = p.value
+        if type(v) is int or type(v) is str:  # not bool, not float
+            return v
     return None
 
 
 def _shape(t: Type) -> Shape:
     p = get_proper_type(t)
     if isinstance(p, TupleType):
-        return tuple(_dim(i) for i in p.items)
+        return tuple([_dim(i) for i in p.items])  # (a list first: faster than a generator)
     return None
 
 
@@ -124,3 +126,28 @@ def tensor_type(val: TensorVal, named: NamedType) -> Instance:
         return cache[name]
 
     return named(TENSOR, [shape_type(val.shape, cached), dtype_type(val.dtype, cached)])
+
+
+# Op results: one shared type object per (shape, dtype). mypy keeps every expression's type
+# until the module's checker is collected, and a type of a rank-2 tensor is ~14 GC-tracked
+# objects; sharing them keeps a 1000-module run under the young-generation threshold that
+# would otherwise trigger one long collection of all the checkers at the end. mypy shares
+# type objects between a declaration and its uses in the same way (types are not mutated).
+_RESULT_CACHE_SIZE: Final = 4096
+_results: dict[tuple[Shape, str | None], Instance] = {}
+
+
+def result_type(val: TensorVal, api: object, named: NamedType) -> Instance:
+    lookup = getattr(api, "lookup_typeinfo", None)  # TypeChecker; absent elsewhere: no sharing
+    info = lookup(TENSOR) if lookup is not None else None
+    key = (val.shape, val.dtype)
+    hit = _results.get(key)
+    if hit is not None and info is not None and hit.type is info:
+        return hit  # the same TypeInfo: the same build (a daemon that reloads pypto misses here)
+    made = tensor_type(val, named)
+    if info is not None:
+        if len(_results) >= _RESULT_CACHE_SIZE:
+            _results.clear()
+        _results[key] = made
+    return made
+
