@@ -45,11 +45,14 @@ import gen_kernels  # noqa: E402
 # Kernels have no return annotation (PyPTO forbids one): check untyped defs like pypto-check.
 STUBS_INI = "[mypy]\ncheck_untyped_defs = True\n"
 PLUGIN_INI = "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n"
+# The annotation reading alone (no op hooks): splits the plugin's cost, see annotations_only_plugin.py.
+ANNOTATIONS_INI = f"[mypy]\nplugins = {HERE / 'annotations_only_plugin.py'}\ncheck_untyped_defs = True\n"
 
 CONFIGS = {
     # name: (config file, extra mypy args)
     "stubs": ("stubs.ini", []),
     "stubs-ast": ("stubs.ini", ["--no-native-parser"]),
+    "annotations": ("annotations.ini", []),
     "plugin": ("plugin.ini", []),
 }
 
@@ -121,7 +124,7 @@ def bench_mypy(py: str, proj: Path, repeat: int, log) -> dict:
             res[name]["errors"] = n_errors(r["out"])
             res[name]["output"] = r["out"]
             caches[name] = cache
-            log(f"    cold {name:9s} {r['wall']:7.2f} s  {r['rss_mib']:6.0f} MiB  {res[name]['summary']}")
+            log(f"    cold {name:11s} {r['wall']:7.2f} s  {r['rss_mib']:6.0f} MiB  {res[name]['summary']}")
     # Warm runs: same cache as the last cold run, no change.
     for rep in range(repeat):
         for name, (cfg, extra) in CONFIGS.items():
@@ -130,7 +133,7 @@ def bench_mypy(py: str, proj: Path, repeat: int, log) -> dict:
             res[name]["warm_rss"].append(r["rss_mib"])
             if summary_line(r["out"]) != res[name]["summary"]:
                 res[name]["warm_mismatch"] = summary_line(r["out"])
-            log(f"    warm {name:9s} {r['wall']:7.2f} s  {r['rss_mib']:6.0f} MiB  {summary_line(r['out'])}")
+            log(f"    warm {name:11s} {r['wall']:7.2f} s  {r['rss_mib']:6.0f} MiB  {summary_line(r['out'])}")
     for name in CONFIGS:
         shutil.rmtree(caches[name], ignore_errors=True)
         for rep in range(repeat):
@@ -385,6 +388,18 @@ def report(results: list[dict], oracle: dict | None, meta: dict) -> str:
     L.append("")
     L.append("Runs per cell: " + ", ".join(f"N={r['n']}: {r['repeat']}" for r in results) + ".")
     L.append("")
+    L.append("Where the cold time goes (each step adds to the one before; \"annotations\" = the plugin reading "
+             "tensor annotations, so mypy checks every kernel body with precise tensor types, but no op hooks, "
+             "checks or flows):")
+    L.append("")
+    L.append("| N | stubs | + Python-ast parser (stubs-ast) | + annotations read | + op hooks, checks, flows (plugin) |")
+    L.append("|---|---|---|---|---|")
+    for r in results:
+        c = {k: med(r["mypy"][k]["cold"]) for k in CONFIGS}
+        L.append(f"| {r['n']} | {fmt_s(c['stubs'])} | {fmt_s(c['stubs-ast'])} (+{c['stubs-ast'] - c['stubs']:.2f} s) "
+                 f"| {fmt_s(c['annotations'])} (+{c['annotations'] - c['stubs-ast']:.2f} s) "
+                 f"| {fmt_s(c['plugin'])} (+{c['plugin'] - c['annotations']:.2f} s) |")
+    L.append("")
     L.append("dmypy (daemon) details, plugin vs stubs-only:")
     L.append("")
     L.append("| N | config | start | initial check | no-change check | recheck (runs) | check after edit (runs) "
@@ -496,6 +511,7 @@ def main() -> None:
             manifest = gen_kernels.generate(n, proj, seed=args.seed)
             (proj / "stubs.ini").write_text(STUBS_INI)
             (proj / "plugin.ini").write_text(PLUGIN_INI)
+            (proj / "annotations.ini").write_text(ANNOTATIONS_INI)
             repeat = args.repeat if n <= 200 else 1
             log(f"N={n}: {manifest['n_kernels']} kernels, {manifest['n_buggy']} with a seeded bug, "
                 f"{manifest['lines']} lines; {repeat} run(s) per cell")
