@@ -16,7 +16,7 @@ from . import diagnostics
 from .call_args import CallArgs
 from .config import PluginConfig
 from .knowledge.checks import Call, Env, kind_checks
-from .knowledge.tiles import UNKNOWN
+from .knowledge.tiles import NOT_SET, UNKNOWN
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from .kernel_signature import check_kernel
 from .knowledge.out_checks import check_write
@@ -80,7 +80,9 @@ class Session:
         state = self.tiles.state_at(module, func, ctx.context, modules)
         if state is None:
             return None
-        return Env(state.vec, state.cube, self.config.has_reduce_align_rule, self.config.reduce_align_fallback)
+        exit_vec = self.tiles.exit_state(module, func, modules).vec
+        return Env(state.vec, state.cube, self.config.has_reduce_align_rule, self.config.reduce_align_fallback,
+                   vec_set_in_kernel=exit_vec is not NOT_SET)
 
 
 _CHECKS = kind_checks()

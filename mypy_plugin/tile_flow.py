@@ -61,6 +61,7 @@ class _Flow(ProgramOrder[TileState]):
         self.modules = modules
         self.depth = depth
         self.at: dict[int, TileState] = {}
+        self.exit: TileState = HELPER_ENTRY  # after the whole body; set by TileFlowCache
         # id(``x.T`` node) -> the matmul call that avoids it, with {dtype} for the receiver's dtype
         self.transpose_fixes: dict[int, str] = {}
 
@@ -301,7 +302,7 @@ class TileFlowCache:
         entry = self._flows.get(id(func))
         if entry is None or entry[0] is not func:
             flow = _Flow(module, modules, 0)
-            flow.block(func.body.body, KERNEL_ENTRY if is_kernel(module, func) else HELPER_ENTRY)
+            flow.exit = flow.block(func.body.body, KERNEL_ENTRY if is_kernel(module, func) else HELPER_ENTRY)
             entry = (func, flow)
             self._flows[id(func)] = entry
             if len(self._flows) > _CACHE_SIZE:
@@ -309,6 +310,10 @@ class TileFlowCache:
         else:
             self._flows.move_to_end(id(func))
         return entry[1]
+
+    def exit_state(self, module: MypyFile, func: FuncDef, modules: Mapping[str, MypyFile]) -> TileState:
+        """The tiles after the whole body (every path merged)."""
+        return self._flow(module, func, modules).exit
 
     def state_at(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile]) -> TileState | None:
         return self._flow(module, func, modules).at.get(id(node))

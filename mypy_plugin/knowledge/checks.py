@@ -22,6 +22,9 @@ class Env:
     cube: CubeTile
     reduce_align_rule: bool  # False for PyPTO versions after 0.2 (rule deleted upstream)
     reduce_align_fallback: str  # "tile" (silent when the tile is unknown) or "dim"
+    # False only when no path through the kernel ever sets a vec tile (reshape/view copies take
+    # their tile from the kernel, wherever it is set).
+    vec_set_in_kernel: bool = True
 
 
 UNKNOWN_TILES: Final = (UNKNOWN, UNKNOWN)

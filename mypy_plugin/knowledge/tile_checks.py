@@ -112,7 +112,11 @@ def vec_tile_missing(c: Call) -> ShapeError | None:
 def reshape_tile_missing(c: Call) -> ShapeError | None:
     """reshape / view copy the data (REGISTER_COPY, F21004 without a tile), except a reshape
     to the very dims the tensor has, written out (differential cases 55, 547); with a -1 in the
-    target it copies even then (cases 149, 487)."""
+    target it copies even then (cases 149, 487). Unlike the other vec ops, the copy takes its
+    tile from the kernel: a vec tile set anywhere in it, even after the reshape, is enough
+    (probes of 2026-11-30; a DeepSeek-V4 kernel reshapes before its first tile)."""
+    if c.env.vec_set_in_kernel:
+        return None
     x = c.args.tensor("input", 0)
     if x is None or x.shape is None:
         return None
