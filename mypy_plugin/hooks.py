@@ -16,7 +16,7 @@ from . import diagnostics
 from .call_args import CallArgs
 from .config import PluginConfig
 from .knowledge.checks import Call, Env, kind_checks
-from .knowledge.tiles import NOT_SET, UNKNOWN
+from .knowledge.tiles import NOT_SET, UNKNOWN, TileState
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from .kernel_signature import check_kernel
 from .knowledge.out_checks import check_write
@@ -45,6 +45,7 @@ class Session:
         self.config = config
         self.tiles = TileFlowCache()
         # Outside a function (or where mypy hides it) the tiles are unknown: tile checks stay silent.
+        self._envs: dict[tuple[TileState, bool], Env] = {}
         self.unknown_env = Env(UNKNOWN, UNKNOWN, config.has_reduce_align_rule, config.reduce_align_fallback)
 
     @staticmethod
@@ -77,12 +78,17 @@ class Session:
         if where is None:
             return None
         module, func, modules = where
-        state = self.tiles.state_at(module, func, ctx.context, modules)
+        state, exit_state = self.tiles.states(module, func, ctx.context, modules)
         if state is None:
             return None
-        exit_vec = self.tiles.exit_state(module, func, modules).vec
-        return Env(state.vec, state.cube, self.config.has_reduce_align_rule, self.config.reduce_align_fallback,
-                   vec_set_in_kernel=exit_vec is not NOT_SET)
+        key = (state, exit_state.vec is not NOT_SET)
+        env = self._envs.get(key)
+        if env is None:  # a handful of distinct tile states per run: build each Env once
+            if len(self._envs) > 1024:
+                self._envs.clear()
+            env = self._envs[key] = Env(state.vec, state.cube, self.config.has_reduce_align_rule,
+                                        self.config.reduce_align_fallback, vec_set_in_kernel=key[1])
+        return env
 
 
 _CHECKS = kind_checks()

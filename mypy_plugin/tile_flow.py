@@ -311,12 +311,12 @@ class TileFlowCache:
             self._flows.move_to_end(id(func))
         return entry[1]
 
-    def exit_state(self, module: MypyFile, func: FuncDef, modules: Mapping[str, MypyFile]) -> TileState:
-        """The tiles after the whole body (every path merged)."""
-        return self._flow(module, func, modules).exit
-
-    def state_at(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile]) -> TileState | None:
-        return self._flow(module, func, modules).at.get(id(node))
+    def states(self, module: MypyFile, func: FuncDef, node: object,
+               modules: Mapping[str, MypyFile]) -> tuple[TileState | None, TileState]:
+        """The tiles in force at ``node`` (None if the pass did not see it), and after the
+        whole body (every path merged)."""
+        flow = self._flow(module, func, modules)
+        return flow.at.get(id(node)), flow.exit
 
     def transpose_fix(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile]) -> str | None:
         return self._flow(module, func, modules).transpose_fixes.get(id(node))
