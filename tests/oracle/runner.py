@@ -11,6 +11,7 @@ Checker side: ONE mypy invocation over all kernel modules.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import glob
 import os
 import re
@@ -21,6 +22,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .generator import Case
+
+
+@functools.cache
+def have_pypto() -> bool:
+    """pypto 0.2.0 and torch import (asked once per session: the import takes seconds). In a
+    subprocess: a broken native library must skip the oracle tests, not take pytest down."""
+    try:
+        p = subprocess.run([sys.executable, "-c", "import pypto, torch"], capture_output=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return p.returncode == 0
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

@@ -8,30 +8,20 @@ time; the checker runs once over all kernels. See tests/oracle/README.md.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 
 from . import compare, generator
+from .runner import have_pypto
 
 N_KERNELS = int(os.environ.get("PYPTO_ORACLE_N", "160"))
 SEED = int(os.environ.get("PYPTO_ORACLE_SEED", "0"))
 JOBS = int(os.environ.get("PYPTO_ORACLE_JOBS", "2"))
 
 
-def _have_pypto() -> bool:
-    # in a subprocess: a broken native library must skip the test, not take pytest down
-    try:
-        p = subprocess.run([sys.executable, "-c", "import pypto, torch"], capture_output=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return p.returncode == 0
-
-
 pytestmark = [
     pytest.mark.oracle,
-    pytest.mark.skipif(not _have_pypto(), reason="needs the real pypto 0.2.0 compiler and torch (the oracle extra)"),
+    pytest.mark.skipif(not have_pypto(), reason="needs the real pypto 0.2.0 compiler and torch (the oracle extra)"),
 ]
 
 

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from mypy import api
 
+from .runner import compile_file, have_pypto
+
 HERE = Path(__file__).resolve().parent / "regressions"
 FILES = sorted(HERE.glob("*.py"))
 NONDETERMINISTIC = "# oracle: nondeterministic"  # the checker must stay silent; the compiler is not asked
@@ -58,27 +60,14 @@ def test_regression(path: Path, checker_output: dict[str, list[tuple[int, str]]]
     assert not early, f"{path.name}: errors before the compiler's failing line {first}: {early}"
 
 
-def _have_pypto() -> bool:
-    import subprocess
-    import sys
-
-    try:
-        return subprocess.run([sys.executable, "-c", "import pypto, torch"], capture_output=True,
-                              timeout=120).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-
-
 @pytest.mark.oracle
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
 def test_regression_header_matches_compiler(path: Path, tmp_path: Path) -> None:
     """The '# expect:' header is still what the real compiler says (needs pypto 0.2.0)."""
-    if not _have_pypto():
+    if not have_pypto():
         pytest.skip("needs the real pypto 0.2.0 compiler and torch (the oracle extra)")
     if NONDETERMINISTIC in path.read_text():
         pytest.skip("the compiler's verdict on this kernel varies from run to run (see its header)")
-    from .runner import compile_file
-
     v = compile_file(str(path), str(tmp_path))
     wants = EXPECT.findall(path.read_text())
     if wants[0][0] == "OK":
