@@ -1,13 +1,13 @@
-"""Checks on elementwise operands: PyPTO never promotes dtypes (facts §4d, §4e)."""
+"""Checks on elementwise operands: PyPTO never promotes dtypes (rules: no-dtype-promotion, concat-dtypes)."""
 
 from __future__ import annotations
 
-from .checks import Call
+from .call import Call
 from .shapes import ShapeError, fmt_shape
 
 
 def dtype_mismatch(c: Call) -> ShapeError | None:
-    """FC0000 "The dtype of input tensors are not same." (B01, B02, B14, B15, B30, B37).
+    """FC0000 "The dtype of input tensors are not same." (rule: no-dtype-promotion).
     Python scalars take the tensor's dtype, so only tensor-tensor pairs are compared."""
     x, y = c.args.tensor("input", 0), c.args.tensor("other", 1)
     if x is None or y is None or x.dtype is None or y.dtype is None or x.dtype == y.dtype:
@@ -24,7 +24,7 @@ def dtype_mismatch(c: Call) -> ShapeError | None:
 
 
 def concat_dtypes(c: Call) -> ShapeError | None:
-    """FC0000 "The dataType of all tensors should be equal" (X16)."""
+    """FC0000 "The dataType of all tensors should be equal" (rule: concat-dtypes)."""
     ts = c.args.tensor_list("tensors", 0)
     if not ts:
         return None

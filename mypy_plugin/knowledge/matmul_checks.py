@@ -1,11 +1,16 @@
-"""Checks on matmul operands and cube tiles (facts §4b; 0.2.0 op/matmul.py and cube_operation_impl.cpp)."""
+"""Checks on matmul operands and cube tiles (0.2.0 op/matmul.py and cube_operation_impl.cpp).
+
+Rules: matmul-rank, matmul-batch, matmul-input-dtypes, matmul-out-dtype, matmul-operator-dtype,
+matmul-doc-table, cube-tile-alignment, cube-l1-l0 (docs/rules.md). ``pypto.matmul`` and ``@``
+differ only by their row: the name of the second operand and whether flags and out dtype are given.
+"""
 
 from __future__ import annotations
 
 from typing import Final
 
 from . import dtypes
-from .checks import Call
+from .call import Call
 from .shapes import ShapeError, fmt_shape
 
 _OUT_DTYPES: Final = ("DT_FP32", "DT_FP16", "DT_BF16", "DT_INT32")
@@ -23,12 +28,12 @@ _OPERATOR_RHS: Final = ("DT_FP16", "DT_BF16", "DT_FP32", "DT_INT8")
 
 
 def _operands(c: Call) -> tuple[str, str]:
-    return "mat2" if c.op == "matmul" else "other", "out_dtype"
+    return c.row.rhs, "out_dtype"
 
 
 def _flags(c: Call) -> tuple[bool, bool] | None:
-    if c.op != "matmul":
-        return False, False
+    if not c.row.explicit_matmul:
+        return False, False  # `@` never transposes
     a_trans = c.args.bool_value("a_trans", 99, False)
     b_trans = c.args.bool_value("b_trans", 99, False)
     if a_trans is None or b_trans is None:
@@ -37,7 +42,8 @@ def _flags(c: Call) -> tuple[bool, bool] | None:
 
 
 def matmul_rank(c: Call) -> ShapeError | None:
-    """RuntimeError "Tensor dimension mismatch ..." (M20, M21); FC3000 "batchSize invalid" (M38)."""
+    """RuntimeError "Tensor dimension mismatch ..." (rule: matmul-rank); FC3000 "batchSize invalid"
+    (rule: matmul-batch)."""
     rhs_key, _ = _operands(c)
     x, y = c.args.tensor("input", 0), c.args.tensor(rhs_key, 1)
     if x is None or y is None or x.shape is None or y.shape is None:
@@ -62,8 +68,9 @@ def matmul_rank(c: Call) -> ShapeError | None:
 
 
 def matmul_dtypes(c: Call) -> ShapeError | None:
-    """ValueError "Non-FP8 inputs require identical dtypes." (M11); FC3002 out dtype (M22);
-    ``@`` on a dtype it has no out dtype for (M41)."""
+    """ValueError "Non-FP8 inputs require identical dtypes." (rule: matmul-input-dtypes); FC3002
+    out dtype (rule: matmul-out-dtype); ``@`` on a dtype it has no out dtype for
+    (rule: matmul-operator-dtype)."""
     rhs_key, out_key = _operands(c)
     x, y = c.args.tensor("input", 0), c.args.tensor(rhs_key, 1)
     if x is None or y is None:
@@ -75,7 +82,7 @@ def matmul_dtypes(c: Call) -> ShapeError | None:
             "(ValueError: Non-FP8 inputs require identical dtypes.)",
             f"cast one operand first, e.g. pypto.cast({c.args.source(rhs_key, 1) or 'b'}, pypto.{x.dtype})",
         )
-    if c.op != "matmul":
+    if not c.row.explicit_matmul:  # `@` picks its out dtype from the right operand
         if y.dtype is not None and y.dtype not in _OPERATOR_RHS:
             return ShapeError(
                 "pypto-matmul-dtype",
@@ -96,8 +103,8 @@ def matmul_dtypes(c: Call) -> ShapeError | None:
 
 def matmul_doc_dtypes(c: Call) -> ShapeError | None:
     """Off by default: input/out combinations outside the 0.2.0 docs' table that the compiler
-    nevertheless accepts (M16 FP32->FP16, M39 FP32->BF16, M32 INT8->FP32)."""
-    if c.op != "matmul":
+    nevertheless accepts (rule: matmul-doc-table: FP32->FP16, FP32->BF16, INT8->FP32)."""
+    if not c.row.explicit_matmul:
         return None
     x = c.args.tensor("input", 0)
     out = c.args.dtype("out_dtype", 2)
@@ -115,7 +122,7 @@ def matmul_doc_dtypes(c: Call) -> ShapeError | None:
 
 
 def cube_tile_values(c: Call) -> ShapeError | None:
-    """CheckCubeTiling / CheckL1L0Tile (M23, M14, M15, M33, M44)."""
+    """CheckCubeTiling / CheckL1L0Tile (rules: cube-tile-alignment, cube-l1-l0)."""
     cube = c.env.cube
     if not isinstance(cube, tuple) or len(cube) != 3:
         return None

@@ -1,38 +1,21 @@
-"""Checks on the tiles in force: reduction alignment (§4a), missing tiles, tile rank (§3.1, §4c)."""
+"""Checks on the tiles in force: reduction alignment, missing tiles, tile rank.
+
+Rules: reduce-last-axis-32-byte, vec-tile-required, reduce-without-tile-crashes,
+cube-tile-required, vec-tile-rank, transpose-tile-rank, reshape-copy-needs-tile (docs/rules.md).
+What each op needs (its tile regime, reduced axes and dtype, special cases) is in its row.
+"""
 
 from __future__ import annotations
 
 from typing import Final
 
 from . import dtypes
-from .checks import Call
-from .ops import Args, TensorVal
+from .call import Call
 from .shapes import Dim, ShapeError, fmt_shape, normalize_axis
 from .tiles import NOT_SET
+from .values import TensorVal
 
-# These reduce in fp32 internally, so fp16/bf16 inputs are checked with the fp32 size
-# (prod: reduction.cpp casts first; var, softmax: facts §6; rms_norm: operator.py casts).
-_FP32_INTERNAL: Final = frozenset({"prod", "var", "softmax", "rms_norm"})
 _TWO_BYTE_FLOATS: Final = frozenset({"DT_FP16", "DT_BF16"})
-
-
-def _reduced_axes(op: str, a: Args, rank: int) -> list[int] | None:
-    if op == "rms_norm":
-        return [rank - 1]
-    if op == "var" and not a.given("dim", 1):
-        return list(range(rank))
-    dim = a.int_value("dim", 1)
-    if dim is not None and dim < -rank:
-        # 0.2.0 does not reject a negative out-of-range axis: it goes on to the last-axis
-        # alignment check (FC1001 when unaligned, oracle regression) and crashes otherwise.
-        return [rank - 1]
-    if dim is None:
-        dims = a.dims("dim", 1)
-        if dims is None or any(not isinstance(d, int) for d in dims):
-            return None
-        return [normalize_axis(d, rank) or 0 for d in dims if isinstance(d, int)]
-    ax = normalize_axis(dim, rank)
-    return None if ax is None else [ax]
 
 
 def _nearest_multiple(value: int, step: int) -> int:
@@ -42,18 +25,19 @@ def _nearest_multiple(value: int, step: int) -> int:
 
 
 def reduce_align(c: Call) -> ShapeError | None:
-    """FC1001 (facts §4a): last-axis reduction tile * bytes must be a multiple of 32."""
-    op, label, a, env = c.op, c.label, c.args, c.env
-    if not env.reduce_align_rule:
+    """FC1001: last-axis reduction tile * bytes must be a multiple of 32 (rule: reduce-last-axis-32-byte)."""
+    reduce, label, a, env = c.row.reduce, c.label, c.args, c.env
+    if not env.reduce_align_rule or reduce is None:
         return None
     x = a.tensor("input", 0)
     if x is None or x.shape is None or x.dtype is None:
         return None
     rank = len(x.shape)
-    axes = _reduced_axes(op, a, rank)
+    axes = reduce.axes(a, rank)
     if axes is None or rank - 1 not in axes:
         return None
-    dtype = dtypes.FP32 if op in _FP32_INTERNAL and x.dtype in _TWO_BYTE_FLOATS else x.dtype
+    # rule: reduce-in-fp32
+    dtype = reduce.widens_to if reduce.widens_to and x.dtype in _TWO_BYTE_FLOATS else x.dtype
     size = dtypes.nbytes(dtype)
     align = dtypes.elements_per_block(dtype)
     if size is None or align is None:
@@ -66,7 +50,7 @@ def reduce_align(c: Call) -> ShapeError | None:
     alt = f"or reduce with a ones vector: pypto.matmul({a.source('input', 0) or 'x'}, ones, pypto.DT_FP32) with {ones}"
     tile = env.vec[rank - 1] if isinstance(env.vec, tuple) and len(env.vec) >= rank else None
     if isinstance(env.vec, tuple) and len(env.vec) < rank:
-        return None  # tile rank < tensor rank: undefined behaviour in 0.2.0 (R31), not this rule
+        return None  # tile rank < tensor rank: undefined behaviour in 0.2.0 (rule: vec-tile-rank), not this rule
     if tile is not None:
         if (tile * size) % dtypes.BLOCK_BYTES == 0:
             return None
@@ -96,7 +80,7 @@ _SET_VEC_NOTE: Final = "call pypto.set_vec_tile_shapes(...) earlier in the kerne
 
 
 def vec_tile_missing(c: Call) -> ShapeError | None:
-    """F21004 "op [ADD]tile shape not set" (B13; EXP, MULS, CAST, REGISTER_COPY likewise)."""
+    """F21004 "op [ADD]tile shape not set" (rule: vec-tile-required; EXP, MULS, CAST, REGISTER_COPY likewise)."""
     label, a, env = c.label, c.args, c.env
     if env.vec is not NOT_SET:
         return None
@@ -110,7 +94,7 @@ def vec_tile_missing(c: Call) -> ShapeError | None:
 
 
 def reshape_tile_missing(c: Call) -> ShapeError | None:
-    """reshape / view copy the data (REGISTER_COPY, F21004 without a tile), except a reshape
+    """reshape / view copy the data (rule: reshape-copy-needs-tile), except a reshape
     to the very dims the tensor has, written out (differential cases 55, 547); with a -1 in the
     target it copies even then (cases 149, 487). Unlike the other vec ops, the copy takes its
     tile from the kernel: a vec tile set anywhere in it, even after the reshape, is enough
@@ -131,7 +115,8 @@ def reshape_tile_missing(c: Call) -> ShapeError | None:
 
 
 def reduce_tile_missing(c: Call) -> ShapeError | None:
-    """A reduction with no vec tile reads past an empty tile list: SIGSEGV, no message (R30)."""
+    """A reduction with no vec tile reads past an empty tile list: SIGSEGV, no message
+    (rule: reduce-without-tile-crashes)."""
     label, a, env = c.label, c.args, c.env
     if env.vec is not NOT_SET or a.tensor("input", 0) is None:
         return None
@@ -143,7 +128,7 @@ def reduce_tile_missing(c: Call) -> ShapeError | None:
 
 
 def cube_tile_missing(c: Call) -> ShapeError | None:
-    """FC4000 "Invalid tile values: kL0=0 ..." (M02)."""
+    """FC4000 "Invalid tile values: kL0=0 ..." (rule: cube-tile-required)."""
     label, env = c.label, c.env
     if env.cube is not NOT_SET:
         return None
@@ -152,8 +137,6 @@ def cube_tile_missing(c: Call) -> ShapeError | None:
         f"{label} runs with no cube tile set in this kernel; the compiler raises FC4000 (Invalid tile values: kL0=0 ...)",
         "call pypto.set_cube_tile_shapes([mL0, mL1], [kL0, kL1], [nL0, nL1]) before the matmul",
     )
-
-
 
 
 def _tensor_shapes(c: Call) -> list[tuple[Dim, ...]]:
@@ -169,21 +152,19 @@ def _tensor_shapes(c: Call) -> list[tuple[Dim, ...]]:
 
 def vec_tile_rank(c: Call) -> ShapeError | None:
     """A vec tile with fewer entries than the op's tensors: the pass fails with "Run pass
-    failed." and the reason only in the log (B23, R31; tile_shape_verifier.h). More is fine (B22).
-    Leading dims of 1 do not excuse it (unary ops, casts, reductions, comparisons of two tensors
-    all fail). Two exceptions seen in the differential runs: a comparison with a scalar operand
-    compiles (cases 648/649), and ``reciprocal`` is nondeterministic in 0.2.0 (the same kernel
-    compiled, timed out, or failed with F3FFFF ConnectWithOverlap in three runs), so no verdict
-    of ours would be provable."""
+    failed." and the reason only in the log (rule: vec-tile-rank; tile_shape_verifier.h). More
+    is fine. Leading dims of 1 do not excuse it. The row's ``short_tile`` holds the exceptions:
+    a comparison with a scalar operand compiles, and ``reciprocal`` is nondeterministic."""
     if not isinstance(c.env.vec, tuple):
         return None
     have = len(c.env.vec)
     short = [s for s in _tensor_shapes(c) if len(s) > have]
     if not short:
         return None
-    if c.kind == "compare" and (c.args.tensor("input", 0) is None or c.args.tensor("other", 1) is None):
+    short_tile = c.row.short_tile
+    if short_tile == "unprovable":
         return None
-    if c.op == "reciprocal":
+    if short_tile == "scalar-ok" and (c.args.tensor("input", 0) is None or c.args.tensor("other", 1) is None):
         return None
     need = max(len(s) for s in short)
     tile = "(" + ", ".join("?" if t is None else str(t) for t in c.env.vec) + ")"
@@ -200,7 +181,7 @@ def vec_tile_rank(c: Call) -> ShapeError | None:
 
 def transpose_tile_rank(c: Call) -> ShapeError | None:
     """FC0000 "TileShape dim num should same to input." unless both swapped dims are 1 or
-    equal (T03, T04, T05, T08; T09 passes)."""
+    equal (rule: transpose-tile-rank)."""
     x = c.args.tensor("input", 0)
     d0, d1 = c.args.int_value("dim0", 1), c.args.int_value("dim1", 2)
     if x is None or x.shape is None or d0 is None or d1 is None:

@@ -1,0 +1,50 @@
+"""The values op rules work on: a tensor's shape and dtype, and the :class:`Args` of one call."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final, Protocol, Union
+
+from .shapes import Dim, Shape
+
+
+@dataclass(frozen=True)
+class TensorVal:
+    shape: Shape
+    dtype: str | None  # "DT_FP32", or None when unknown
+
+
+Key = Union[int, str]  # positional index, or the parameter name
+
+
+class Args(Protocol):
+    """The arguments of one call, seen as plain values (implemented by the mypy bridge)."""
+
+    def given(self, key: Key, pos: int) -> bool: ...
+    def tensor(self, key: Key, pos: int) -> TensorVal | None: ...
+    def int_value(self, key: Key, pos: int) -> int | None: ...
+    def bool_value(self, key: Key, pos: int, default: bool) -> bool | None: ...
+    def dtype(self, key: Key, pos: int) -> str | None: ...
+    def dims(self, key: Key, pos: int) -> list[Dim] | None: ...
+    def varargs_dims(self, pos: int) -> list[Dim] | None: ...
+    def tensor_list(self, key: Key, pos: int) -> list[TensorVal] | None: ...
+    def index_keys(self) -> list[object]: ...
+    def source(self, key: Key, pos: int) -> str | None: ...
+
+
+class _Special:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+SCALAR: Final = _Special("SCALAR")  # the op gives a SymbolicScalar, not a tensor
+ANY: Final = _Special("ANY")  # a tensor or a scalar, we cannot tell
+
+Result = Union[TensorVal, tuple[TensorVal, ...], _Special, None]
+Rule = Callable[[Args], Result]
+# Which axes a reduction reduces, for an input of the given rank (None: cannot tell).
+AxesRule = Callable[[Args, int], Union[list[int], None]]
