@@ -10,6 +10,7 @@ from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface
 
 from . import errorcodes as codes
+from .knowledge.members import MISSING
 from .knowledge.ops import TensorVal
 from .knowledge.shapes import ShapeError, fmt_shape
 
@@ -55,41 +56,14 @@ def shape_error(api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Cont
     report(api, code, message, err.note, ctx, unwatched=unwatched)
 
 
-NO_METHOD_FIX = {
-    "abs": "pypto.abs(x)",
-    "neg": "-x (or pypto.neg(x))",
-    "pow": "x ** n (or pypto.pow(x, n))",
-    "float": "pypto.cast(x, pypto.DT_FP32)",
-    "half": "pypto.cast(x, pypto.DT_FP16)",
-    "mean": "x.sum(dim, keepdim=True) / n",
-    "max": "x.amax(dim)",
-    "min": "x.amin(dim)",
-    "cast": "pypto.cast(x, dtype)",
-    "to": "pypto.cast(x, dtype)",
-    "permute": "pypto.transpose(x, dim0, dim1)",
-    "squeeze": "x.reshape([...]) without the size-1 dim",
-    "expand": "x.expand_clone([...])",
-    "numel": "the product of the dims of x.shape",
-    "size": "x.shape[dim]",
-    "ndim": "x.dim",
-    "prod": "pypto.prod(x, dim)",
-    "clamp": "pypto.clip(x, min, max)",
-    "square": "x * x",
-    "where": "pypto.where(condition, x, y)",
-    "lrelu": "pypto.lrelu(x, negative_slope)",
-}
-
-# Members that exist in 0.2.0 but cannot be called (facts §3.2: where/lrelu forward too many arguments).
-BROKEN_METHODS = {"where": 4, "lrelu": 3}
-
-
 def no_method(api: CheckerPluginInterface, name: str, receiver: str, ctx: Context) -> None:
-    fix = NO_METHOD_FIX.get(name, "")
-    call = f".{name}" if name == "ndim" else f".{name}()"
-    if name in BROKEN_METHODS:
+    member = MISSING.get(name)
+    fix = member.fix if member is not None else ""
+    call = member.spelled if member is not None else f".{name}()"
+    if member is not None and member.broken_args is not None:
         message = (
             f'"Tensor{call}" is broken in PyPTO 0.2.0 (receiver: {receiver}): it passes '
-            f"{BROKEN_METHODS[name]} arguments to pypto.{name} and fails with TypeError"
+            f"{member.broken_args} arguments to pypto.{name} and fails with TypeError"
         )
     else:
         message = f'PyPTO tensors have no "{call}" (receiver: {receiver}); it fails at trace time with AttributeError'

@@ -15,7 +15,7 @@ from mypy.types import AnyType, CallableType, Type, TupleType, TypeOfAny, get_pr
 from . import diagnostics
 from .call_args import CallArgs
 from .config import PluginConfig
-from .knowledge.checks import Call, Env, kind_checks
+from .knowledge.checks import Call, Env, op_checks
 from .knowledge.tiles import NOT_SET, UNKNOWN, TileState
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from .kernel_signature import check_kernel
@@ -91,12 +91,9 @@ class Session:
         return env
 
 
-_CHECKS = kind_checks()
-
-
 def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | MethodContext, label: str) -> Type:
     result: Result
-    operator = op.name.startswith("__")  # see diagnostics.report(unwatched=...)
+    operator = op.is_operator  # see diagnostics.report(unwatched=...)
     try:
         result = op.rule(args)
     except ShapeError as err:
@@ -104,7 +101,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
         # with no tile fails on the tile before its shapes), so report every one that holds.
         diagnostics.shape_error(ctx.api, err, label, ctx.context, unwatched=operator)
         result = None
-    checks = _CHECKS.get(op.kind, ())
+    checks = op_checks(op)
     if checks:
         env = session.env(ctx) or session.unknown_env
         call = Call(op.name, op.kind, label, args, env, result)
@@ -118,24 +115,15 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
 def function_hook(session: Session, op: Op) -> Callable[[FunctionContext], Type]:
     def hook(ctx: FunctionContext) -> Type:
         try:
-            return _apply(session, op, CallArgs.of_function(ctx), ctx, f"pypto.{op.name}")
+            return _apply(session, op, CallArgs.of_function(ctx), ctx, op.function_label)
         except Exception:  # never crash mypy
             return ctx.default_return_type
 
     return hook
 
 
-_OPERATORS = {
-    "__add__": "+", "__radd__": "+", "__iadd__": "+=", "__sub__": "-", "__rsub__": "-", "__isub__": "-=",
-    "__mul__": "*", "__rmul__": "*", "__imul__": "*=", "__truediv__": "/", "__rtruediv__": "/",
-    "__itruediv__": "/=", "__floordiv__": "//", "__mod__": "%", "__pow__": "**", "__neg__": "unary -",
-    "__pos__": "unary +", "__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "__gt__": ">",
-    "__ge__": ">=", "__matmul__": "@", "__getitem__": "[]",
-}
-
-
 def method_hook(session: Session, op: Op) -> Callable[[MethodContext], Type]:
-    label = f"operator {_OPERATORS.get(op.name, op.name)}" if op.name.startswith("__") else f"Tensor.{op.name}"
+    label = op.method_label
 
     def hook(ctx: MethodContext) -> Type:
         try:

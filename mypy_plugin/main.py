@@ -21,16 +21,9 @@ from mypy.types import AnyType, Type, TypeOfAny
 
 from . import config, hooks
 from .annotations import analyze_tensor
+from .knowledge.members import NO_METHODS
 from .source_rewrite import transform_source
 from .tensor_types import TENSOR
-
-# Declared in the stubs only so they can be reported (see pypto_stubs/__init__.pyi).
-_NO_METHODS: Final = frozenset((
-    "abs", "neg", "pow", "float", "half", "mean", "max", "min", "cast", "to",
-    "permute", "squeeze", "expand", "numel", "size", "prod", "clamp", "square",
-    # Present in 0.2.0 but broken: they forward too many arguments and raise TypeError.
-    "where", "lrelu",
-))
 
 
 def _fingerprint() -> str:
@@ -111,7 +104,7 @@ class PyptoPlugin(Plugin):
             return hooks.write_hook(self.session, "move")
         if fullname.startswith("pypto.Tensor."):
             name = fullname[len("pypto.Tensor."):]
-            if name in _NO_METHODS:
+            if name in NO_METHODS:  # declared in the stubs only so they can be reported
                 return hooks.no_method_hook(name)
             op = hooks.METHOD_TABLE.get(fullname)
             if op is not None:

@@ -17,7 +17,7 @@ from . import tile_checks as tc
 from .call import UNKNOWN_TILES as UNKNOWN_TILES
 from .call import Call as Call
 from .call import Env as Env
-from .ops import OPS, Op, OpKind, TileRegime
+from .ops import Op, OpKind, TileRegime
 from .shapes import ShapeError
 
 Check = Callable[[Call], "ShapeError | None"]
@@ -46,7 +46,3 @@ def op_checks(op: Op) -> tuple[Check, ...]:
     tile = TILE_CHECKS[op.tile] if op.tile is not None else ()
     return TRACE_CHECKS.get(op.kind, ()) + tile + COMPILE_CHECKS.get(op.kind, ())
 
-
-def kind_checks() -> dict[str, tuple[Check, ...]]:
-    """Checks by op kind (every row of a kind has the same checks); prefer :func:`op_checks`."""
-    return {op.kind: op_checks(op) for op in OPS.values()}
