@@ -1,7 +1,7 @@
 """Tensor members PyPTO 0.2.0 does not have, or has broken, each with its fix (rule: missing-members).
 
 The stubs declare them (deprecated) only so that they can be reported; the bridge reports every
-name here with ``pypto-no-method``. ``.T`` has its own code and fix (rule: no-dot-T).
+name here with ``pypto-no-method``. ``.T`` has its own code and fix (rule: no-transpose-attribute).
 """
 
 from __future__ import annotations

@@ -1,0 +1,71 @@
+"""docs/rules.md is the one home of the compiler rules, and the code cites only rules it has.
+
+Code, tests and README cite a rule as ``rule: <name>`` (or ``rules: <a>, <b>``); each name must
+be a ``### rule: <name>`` heading of docs/rules.md, and each heading there must say which
+tests pin it and what 0.2.0 does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "docs" / "rules.md"
+# What the repository is made of (not build output, caches or virtualenvs).
+SOURCES = ("README.md", "docs", "mypy_plugin", "pypto_stubs", "tests", "benchmarks", "scripts", "examples", ".ci")
+SUFFIXES = {".py", ".pyi", ".md", ".yml", ".yaml", ".txt", ".toml", ".ini", ".cfg", ".sh"}
+
+HEADING = re.compile(r"^### rule: (\S+)$", re.M)
+# A rule name is lowercase kebab-case with at least one dash, so prose ("the op rules: what") is not a citation.
+NAME = r"[a-z0-9]+(?:-[a-z0-9]+)+"
+CITED = re.compile(rf"\brules?: ({NAME}(?:, {NAME})*)")
+
+
+def repo_files() -> Iterator[Path]:
+    for top in SOURCES:
+        path = ROOT / top
+        if path.is_file():
+            yield path
+        elif path.is_dir():
+            for f in sorted(path.rglob("*")):
+                if f.is_file() and (f.suffix in SUFFIXES or f.parent.name == ".ci") and "__pycache__" not in f.parts:
+                    yield f
+
+
+def documented() -> list[str]:
+    return HEADING.findall(RULES.read_text(encoding="utf-8"))
+
+
+def _sections() -> dict[str, str]:
+    text = RULES.read_text(encoding="utf-8")
+    parts = re.split(r"^### rule: ", text, flags=re.M)[1:]
+    return {p.split("\n", 1)[0].strip(): p for p in parts}
+
+
+def test_rule_names_are_unique_and_citable() -> None:
+    names = documented()
+    assert len(names) >= 30
+    assert len(names) == len(set(names))
+    assert all(re.fullmatch(NAME, n) for n in names), names
+
+
+def test_every_rule_says_what_pins_it() -> None:
+    for name, body in _sections().items():
+        assert "Pinned by:" in body, name
+        assert "0.2.0" in body, name
+
+
+def test_every_cited_rule_is_documented() -> None:
+    names = set(documented())
+    unknown: list[str] = []
+    for f in repo_files():
+        if f == RULES:
+            continue
+        for n, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            for m in CITED.finditer(line):
+                for name in m.group(1).split(", "):
+                    if name not in names:
+                        unknown.append(f"{f.relative_to(ROOT)}:{n}: {name}")
+    assert not unknown, "rules cited but not in docs/rules.md:\n" + "\n".join(unknown)
