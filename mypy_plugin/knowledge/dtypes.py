@@ -1,4 +1,4 @@
-"""PyPTO data types and their byte sizes (pypto-facts §1)."""
+"""PyPTO data types and their byte sizes (as pypto.bytes_of reports them)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Symbolic shapes and what PyPTO ops do to them (pypto-facts §3, §4).
+"""Symbolic shapes and what PyPTO ops do to them (docs/rules.md).
 
 A dim is an ``int`` (known), a ``str`` (a named symbol: a closure variable, a
 ``frontend.dynamic("N")`` name; equal names are equal dims) or ``None`` (unknown).
@@ -71,7 +71,7 @@ def _broadcast_dim(x: Dim, y: Dim) -> Dim:
 
 def broadcast(a: Shape, b: Shape) -> Shape:
     """numpy-style: pad the shorter with leading 1s, each dim equal or 1;
-    each operand may be expanded along at most one axis (B31-B33)."""
+    each operand may be expanded along at most one axis (rule: broadcast-one-axis)."""
     if a is None or b is None:
         return None
     rank = max(len(a), len(b))
@@ -98,8 +98,8 @@ def broadcast(a: Shape, b: Shape) -> Shape:
 
 
 def axis_error(axis: int, shape: tuple[Dim, ...]) -> ShapeError:
-    """A positive axis out of range is FFFFFF "Axis is not in the reasonable range!" (R42);
-    a negative one crashes 0.2.0 with SIGSEGV (facts §6)."""
+    """A positive axis out of range is FFFFFF "Axis is not in the reasonable range!" (rule: axis-range);
+    a negative one crashes 0.2.0 with SIGSEGV (rule: reduce-negative-axis)."""
     rank = len(shape)
     outcome = (
         "0.2.0 crashes with SIGSEGV (or raises FC1001 when the last-axis tile is not 32-byte aligned)"
@@ -176,7 +176,7 @@ def numel(shape: Shape) -> int | None:
 
 
 def reshape(shape: Shape, target: Sequence[Dim] | None) -> Shape:
-    """One -1 is inferred from the element count (X03); a different count is an error (X02)."""
+    """One -1 is inferred from the element count; a different count is an error (rule: reshape-element-count)."""
     if target is None:
         return None
     dims = list(target)
@@ -328,6 +328,6 @@ def _slice_len(d: Dim, k: slice) -> Dim:
     lo = 0 if start is None else start + d if start < 0 else start
     hi = d if stop is None else stop + d if stop < 0 else stop
     if not 0 <= lo <= hi <= d:
-        # Out-of-range slices are not checked by 0.2.0 (X07): their size is not provable.
+        # Out-of-range slices are not checked by 0.2.0 (rule: slices-unchecked): their size is not provable.
         return None
     return hi - lo

@@ -1,4 +1,4 @@
-"""Tile state: the vec and cube tiles in force at a point of a kernel (pypto-facts §3.1, §4a-b).
+"""Tile state: the vec and cube tiles in force at a point of a kernel (rules: vec-tile-required, cube-tile-required; docs/rules.md).
 
 ``set_vec_tile_shapes`` is global state; the value in force when an op is traced is the one
 used. ``NOT_SET`` means provably never set in this kernel; ``UNKNOWN`` means it may be
