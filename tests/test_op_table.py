@@ -117,3 +117,12 @@ def test_readme_code_table_lists_every_code() -> None:
     assert sorted(defined - readme) == [], "codes missing from the README table"
     assert sorted(readme - defined) == [], "README table codes not defined in errorcodes.py"
 
+
+
+def test_readme_lists_every_missing_member() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("### `pypto-no-method`", 1)[1].split("\n### ", 1)[0]
+    covers = section.split("Covers ", 1)[1]
+    listed = set(re.findall(r"\.([a-z_]+)\(\)", covers)) | set(re.findall(r"\.(ndim)\b", covers))
+    listed |= set(re.findall(r"`Tensor\.([a-z_]+)`", covers))
+    assert listed == set(MISSING), (sorted(listed - set(MISSING)), sorted(set(MISSING) - listed))
