@@ -69,3 +69,56 @@ def test_every_cited_rule_is_documented() -> None:
                     if name not in names:
                         unknown.append(f"{f.relative_to(ROOT)}:{n}: {name}")
     assert not unknown, "rules cited but not in docs/rules.md:\n" + "\n".join(unknown)
+
+
+# --- references: the tests docs/rules.md names, and documents outside the repository ------
+
+BACKTICKED = re.compile(r"`([^`]+)`")
+
+
+def _pinned_refs() -> Iterator[tuple[str, Path, str | None]]:
+    """(rule, file, case or test name) for every test named under "Pinned by:"."""
+    for name, body in _sections().items():
+        pinned = body.split("Pinned by:", 1)[1].split("\n\n", 1)[0]
+        current: Path | None = None
+        for item in BACKTICKED.findall(pinned):
+            path_part, _, case = item.partition("::")
+            if path_part:
+                path = ROOT / path_part if "/" in path_part else (current.parent if current else ROOT) / path_part
+                current = path
+            assert current is not None, (name, item)
+            yield name, current, case or None
+
+
+def test_pinned_tests_exist() -> None:
+    missing: list[str] = []
+    for rule, path, case in _pinned_refs():
+        if not path.exists():
+            missing.append(f"{rule}: {path.relative_to(ROOT)}")
+            continue
+        if case is None or path.is_dir():
+            continue
+        text = path.read_text(encoding="utf-8")
+        pattern = rf"^- case: {re.escape(case)}$" if path.suffix == ".yml" else rf"^def {re.escape(case)}\("
+        if not re.search(pattern, text, re.M):
+            missing.append(f"{rule}: {path.relative_to(ROOT)}::{case}")
+    assert not missing, "tests named in docs/rules.md that do not exist:\n" + "\n".join(missing)
+
+
+# Notebook case ids (a letter and two digits, e.g. "(R30)") and paths of a notebook that is
+# not in this repository. Spelled in pieces so that this file does not match itself.
+OUTSIDE = re.compile("|".join([
+    r"pypto" + r"-facts",
+    r"\.\./" + r"shared",
+    r"facts ?" + "\u00a7",
+    r"(?<![A-Za-z0-9])[ABMRTX]\d{2}(?![0-9A-Za-z])",
+]))
+
+
+def test_no_reference_to_documents_outside_the_repo() -> None:
+    found: list[str] = []
+    for f in repo_files():
+        for n, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if OUTSIDE.search(line):
+                found.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()[:120]}")
+    assert not found, "references to documents outside the repo (cite docs/rules.md instead):\n" + "\n".join(found)
