@@ -1,0 +1,174 @@
+"""``pypto-check --fix``: each fixable code, the exact fixed text, idempotence, comments kept,
+and the cases it must leave alone."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mypy_plugin.fix.apply import run
+
+CONFIG = "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n"
+
+HEAD = '''\
+import pypto
+
+
+@pypto.frontend.jit
+'''
+
+
+def _fix(tmp_path: Path, body: str) -> tuple[str, list[str]]:
+    """Fix ``body`` (a kernel after HEAD) and return the new text and the codes left."""
+    (tmp_path / "mypy.ini").write_text(CONFIG)
+    src = tmp_path / "kernel.py"
+    src.write_text(HEAD + textwrap.dedent(body))
+    args = ["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir", str(tmp_path / "cache")]
+    outcome = run([str(src)], args)
+    outcome.write()
+    return src.read_text(), [f.code for f in outcome.remaining]
+
+
+def _kernel(text: str) -> str:
+    return HEAD + textwrap.dedent(text)
+
+
+def test_transpose_on_matmul_operand_becomes_the_flag(tmp_path: Path) -> None:
+    body = '''\
+    def k(q: pypto.Tensor([16, 32], pypto.DT_FP16), kk: pypto.Tensor([16, 32], pypto.DT_FP16),
+          out: pypto.Tensor([16, 16], pypto.DT_FP32)):
+        pypto.set_cube_tile_shapes([16, 16], [32, 32], [16, 16])
+        out[:] = pypto.matmul(q, kk.T, pypto.DT_FP32)  # scores
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(body.replace("kk.T, pypto.DT_FP32)", "kk, pypto.DT_FP32, b_trans=True)"))
+    assert left == []
+
+
+def test_transpose_flips_an_existing_flag_and_keeps_a_trailing_comma(tmp_path: Path) -> None:
+    body = '''\
+    def k(q: pypto.Tensor([32, 16], pypto.DT_FP16), kk: pypto.Tensor([32, 16], pypto.DT_FP16),
+          out: pypto.Tensor([16, 16], pypto.DT_FP32)):
+        pypto.set_cube_tile_shapes([16, 16], [32, 32], [16, 16])
+        out[:] = pypto.matmul(
+            q.T,
+            kk, pypto.DT_FP32, a_trans=False,
+        )
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(body.replace("q.T,", "q,").replace("a_trans=False", "a_trans=True"))
+    assert left == []
+
+
+def test_no_method_members_get_their_pypto_spelling(tmp_path: Path) -> None:
+    body = '''\
+    def k(x: pypto.Tensor([8, 64], pypto.DT_FP16), out: pypto.Tensor([8, 64], pypto.DT_FP32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        # magnitude first
+        m = x.abs()
+        out[:] = m.float()
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(
+        body.replace("x.abs()", "pypto.abs(x)").replace("m.float()", "pypto.cast(m, pypto.DT_FP32)")
+    )
+    assert left == []
+
+
+def test_reduce_align_tile_entry_becomes_the_next_multiple(tmp_path: Path) -> None:
+    body = '''\
+    def k(x: pypto.Tensor([16, 64], pypto.DT_BF16), out: pypto.Tensor([16, 1], pypto.DT_BF16)):
+        pypto.set_vec_tile_shapes(16, 8)  # rows, cols
+        out[:] = x.amax(-1, keepdim=True)
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(body.replace("(16, 8)", "(16, 16)"))
+    assert left == []
+
+
+def test_reduce_align_changes_a_constant_that_is_only_a_tile_entry(tmp_path: Path) -> None:
+    (tmp_path / "mypy.ini").write_text(CONFIG)
+    src = tmp_path / "kernel.py"
+    source = "COL_TILE = 8\n" + _kernel('''\
+    def k(x: pypto.Tensor([16, 64], pypto.DT_BF16), out: pypto.Tensor([16, 1], pypto.DT_BF16)):
+        pypto.set_vec_tile_shapes(16, COL_TILE)
+        out[:] = x.amax(-1, keepdim=True)
+    ''')
+    src.write_text(source)
+    run([str(src)], ["--config-file", str(tmp_path / "mypy.ini")]).write()
+    assert src.read_text() == source.replace("COL_TILE = 8", "COL_TILE = 16")
+
+
+def test_reduce_align_leaves_a_tile_chosen_in_a_branch(tmp_path: Path) -> None:
+    body = '''\
+    def k(x: pypto.Tensor([16, 64], pypto.DT_BF16), out: pypto.Tensor([16, 1], pypto.DT_BF16), wide: bool):
+        pypto.set_vec_tile_shapes(16, 8)
+        if wide:
+            pypto.set_vec_tile_shapes(16, 8)
+        out[:] = x.amax(-1, keepdim=True)
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(body)
+    assert left == ["pypto-reduce-align"]
+
+
+def test_ones_vector_built_in_the_kernel_gets_the_reduced_length(tmp_path: Path) -> None:
+    body = '''\
+    def k(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        pypto.set_cube_tile_shapes([16, 16], [64, 64], [16, 16])
+        ones = pypto.full([32, 1], 1.0, pypto.DT_FP32)
+        out[:] = pypto.matmul(x, ones, pypto.DT_FP32)
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(body.replace("[32, 1]", "[64, 1]"))
+    assert left == []
+
+
+def test_return_annotation_is_removed(tmp_path: Path) -> None:
+    body = '''\
+    def k(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 64], pypto.DT_FP32)) -> None:
+        pypto.set_vec_tile_shapes(8, 64)
+        out[:] = x + 1.0
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(body.replace(") -> None:", "):"))
+    assert left == []
+
+
+def test_a_second_fix_changes_nothing(tmp_path: Path) -> None:
+    body = '''\
+    def k(x: pypto.Tensor([8, 64], pypto.DT_FP16), out: pypto.Tensor([8, 64], pypto.DT_FP32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        m = x.abs().float()
+        t = m.T
+        out[:] = m
+    '''
+    first, left = _fix(tmp_path, body)
+    assert "pypto.cast(pypto.abs(x), pypto.DT_FP32)" in first
+    assert left == ["pypto-transpose"]  # .T outside a matmul: no unambiguous fix
+    second, left_again = _fix_again(tmp_path)
+    assert second == first
+    assert left_again == left
+
+
+def _fix_again(tmp_path: Path) -> tuple[str, list[str]]:
+    src = tmp_path / "kernel.py"
+    outcome = run([str(src)], ["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir", str(tmp_path / "cache")])
+    assert outcome.texts == {}
+    return src.read_text(), [f.code for f in outcome.remaining]
+
+
+@pytest.mark.parametrize("broken", ["x = (\n", "def f(:\n    pass\n"])
+def test_a_file_with_a_syntax_error_is_never_edited(tmp_path: Path, broken: str) -> None:
+    source = _kernel('''\
+    def k(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 64], pypto.DT_FP32)):
+        out[:] = x.abs()
+    ''') + broken
+    (tmp_path / "mypy.ini").write_text(CONFIG)
+    src = tmp_path / "kernel.py"
+    src.write_text(source)
+    outcome = run([str(src)], ["--config-file", str(tmp_path / "mypy.ini")])
+    assert outcome.texts == {}
