@@ -1,0 +1,451 @@
+"""Host code evaluation: the torch tensors (shape, strides, dtype) at each call of a jit kernel.
+
+Walks a module's host code in program order with :mod:`ast` (no mypy, no torch): module level,
+then every function with the module's final bindings. Branches merge (a name that differs
+becomes unknown), loops over constant sequences run once per item (each item gives its own
+call sites), other loops run once with their target unknown. A call of a module-level host
+helper with at least one known argument walks the helper's body with those arguments, one level
+deep. Torch is recognised by its imported names only.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from ..knowledge.arith import fold
+from . import torch_ops
+from .values import DTYPES, FLOAT32, UNKNOWN, DType, HostTensor, Value, fresh
+
+_MAX_ITEMS: Final = 16  # loop items walked one by one
+_MAX_STATEMENTS: Final = 100_000  # statements walked per module (constant loops multiply them)
+
+
+class _OutOfBudget(Exception):
+    pass
+_AST_OPS: Final = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
+
+Env = dict[str, Value]
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """One call of a kernel with the values of its arguments (UNKNOWN where unproven)."""
+
+    kernel: str
+    line: int
+    column: int
+    args: tuple[Value, ...]
+    keywords: tuple[tuple[str, Value], ...]
+    via: tuple[str, ...] = ()  # host helpers walked to reach it ("run_case at line 40")
+    star_args: bool = False  # *args / **kwargs at the call: the argument list is not known
+
+
+@dataclass
+class _Scope:
+    env: Env
+    via: tuple[str, ...] = ()
+    depth: int = 0
+
+
+@dataclass
+class HostEvaluator:
+    """``kernel_name(callee)`` says whether a call's callee is a jit kernel (and its name)."""
+
+    tree: ast.Module
+    kernel_name: Callable[[ast.expr], str | None]
+    sites: list[CallSite] = field(default_factory=list)
+    _torch: dict[str, str] = field(default_factory=dict)  # local name -> "torch" / "torch.randn"
+    _helpers: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    _default_float: DType | None = FLOAT32
+    _module_env: Env = field(default_factory=dict)  # the module's bindings (final once walked)
+    _budget: int = _MAX_STATEMENTS
+
+    def call_sites(self) -> list[CallSite]:
+        """Every call site found (each sound on its own; a module past the work budget gives
+        the ones found until then)."""
+        self._scan_module()
+        module = _Scope(self._module_env)
+        try:
+            self._block(self.tree.body, module)
+            for func in self._functions(self.tree.body):
+                self._function(func, _Scope(dict(module.env)))
+        except _OutOfBudget:
+            pass
+        unique: dict[CallSite, None] = dict.fromkeys(self.sites)
+        return list(unique)
+
+    # ---- module facts ------------------------------------------------------------------------
+
+    def _scan_module(self) -> None:
+        calls: list[ast.Call] = []
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Call):
+                calls.append(node)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name == "torch":
+                        self._torch[alias.asname or "torch"] = "torch"
+            elif isinstance(node, ast.ImportFrom) and node.module == "torch" and node.level == 0:
+                for alias in node.names:
+                    self._torch[alias.asname or alias.name] = f"torch.{alias.name}"
+        for stmt in self.tree.body:
+            if isinstance(stmt, ast.FunctionDef) and self.kernel_name(ast.Name(stmt.name)) is None:
+                self._helpers[stmt.name] = stmt
+        if self._torch and any(self._qualname(n.func) == "torch.set_default_dtype" for n in calls):
+            self._default_float = None  # the default float dtype is changed somewhere
+
+    def _functions(self, body: Sequence[ast.stmt]) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield stmt
+            elif isinstance(stmt, ast.ClassDef):
+                yield from self._functions(stmt.body)
+
+    def _qualname(self, node: ast.expr) -> str | None:
+        """``th.randn`` -> "torch.randn" when ``th`` is torch; None for anything else."""
+        if isinstance(node, ast.Name):
+            return self._torch.get(node.id)
+        if isinstance(node, ast.Attribute):
+            head = self._qualname(node.value)
+            return None if head is None else f"{head}.{node.attr}"
+        return None
+
+    # ---- statements --------------------------------------------------------------------------
+
+    def _function(self, func: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
+        if self.kernel_name(ast.Name(func.name)) is not None:
+            return  # a kernel body is device code
+        args = func.args
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+            scope.env[a.arg] = UNKNOWN
+        for extra in (args.vararg, args.kwarg):
+            if extra is not None:
+                scope.env[extra.arg] = UNKNOWN
+        self._block(func.body, scope)
+        for inner in self._functions(func.body):
+            self._function(inner, _Scope(dict(scope.env), scope.via, scope.depth))
+
+    def _block(self, body: Sequence[ast.stmt], scope: _Scope) -> None:
+        for stmt in body:
+            self._stmt(stmt, scope)
+
+    def _stmt(self, stmt: ast.stmt, scope: _Scope) -> None:
+        self._budget -= 1
+        if self._budget < 0:
+            raise _OutOfBudget
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            scope.env[stmt.name] = UNKNOWN
+            return
+        if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith)):
+            self._compound(stmt, scope)
+            return
+        self._calls_in(stmt, scope)
+        if isinstance(stmt, ast.Assign):
+            value = self._expr(stmt.value, scope.env)
+            for target in stmt.targets:
+                self._bind(target, value, scope.env)
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            self._bind(stmt.target, self._expr(stmt.value, scope.env), scope.env)
+        elif isinstance(stmt, ast.AugAssign):
+            self._bind(stmt.target, self._expr(ast.BinOp(stmt.target, stmt.op, stmt.value), scope.env), scope.env)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for alias in stmt.names:
+                name = (alias.asname or alias.name).split(".")[0]
+                if name not in self._torch:
+                    scope.env[name] = UNKNOWN
+        elif isinstance(stmt, (ast.Global, ast.Nonlocal, ast.Delete)):
+            for name in _bound_names(stmt):
+                scope.env[name] = UNKNOWN
+
+    def _compound(self, stmt: ast.stmt, scope: _Scope) -> None:
+        if isinstance(stmt, ast.If):
+            self._calls_in(stmt.test, scope)
+            test = self._expr(stmt.test, scope.env)
+            if type(test) in (bool, int):
+                self._block(stmt.body if test else stmt.orelse, scope)
+                return
+            self._branches([stmt.body, stmt.orelse], scope)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            self._loop(stmt, scope)
+        elif isinstance(stmt, ast.While):
+            self._calls_in(stmt.test, scope)
+            self._forget(stmt, scope.env)
+            self._block(stmt.body, scope)
+            self._block(stmt.orelse, scope)
+            self._forget(stmt, scope.env)
+        elif isinstance(stmt, ast.Try):
+            self._forget(stmt, scope.env)
+            bodies = [stmt.body + stmt.orelse, *[h.body for h in stmt.handlers]]
+            self._branches(bodies, scope)
+            self._block(stmt.finalbody, scope)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            for item in stmt.items:
+                self._calls_in(item.context_expr, scope)
+                if item.optional_vars is not None:
+                    self._bind(item.optional_vars, UNKNOWN, scope.env)
+            self._block(stmt.body, scope)
+
+    def _branches(self, bodies: Sequence[Sequence[ast.stmt]], scope: _Scope) -> None:
+        results: list[Env] = []
+        for body in bodies:
+            branch = _Scope(dict(scope.env), scope.via, scope.depth)
+            self._block(body, branch)
+            results.append(branch.env)
+        for name in {n for body in bodies for n in _stored_names(body)}:
+            values = [env.get(name, UNKNOWN) for env in results]
+            scope.env[name] = values[0] if all(v == values[0] for v in values) else UNKNOWN
+
+    def _loop(self, stmt: ast.For | ast.AsyncFor, scope: _Scope) -> None:
+        self._calls_in(stmt.iter, scope)
+        items = self._expr(stmt.iter, scope.env)
+        if isinstance(items, tuple) and 0 < len(items) <= _MAX_ITEMS:
+            before = dict(scope.env)
+            for item in items:
+                run = _Scope(dict(before), scope.via, scope.depth)
+                self._bind(stmt.target, item, run.env)
+                self._block(stmt.body, run)
+        else:
+            self._forget(stmt, scope.env)
+            self._block(stmt.body, scope)
+        self._forget(stmt, scope.env)
+        self._block(stmt.orelse, scope)
+
+    def _forget(self, stmt: ast.stmt, env: Env) -> None:
+        """Every name a loop or try may rebind is unknown after it (and on a later iteration)."""
+        for name in _stored_names([stmt]):
+            env[name] = UNKNOWN
+
+    def _bind(self, target: ast.expr, value: Value, env: Env) -> None:
+        if isinstance(target, ast.Name):
+            env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            starred = any(isinstance(e, ast.Starred) for e in target.elts)
+            if isinstance(value, tuple) and len(value) == len(target.elts) and not starred:
+                for elt, item in zip(target.elts, value):
+                    self._bind(elt, item, env)
+            else:
+                for elt in target.elts:
+                    self._bind(elt.value if isinstance(elt, ast.Starred) else elt, UNKNOWN, env)
+        # attribute / subscript targets change objects we do not follow
+
+    # ---- kernel calls and helper calls -------------------------------------------------------
+
+    def _calls_in(self, node: ast.AST, scope: _Scope) -> None:
+        for call in _calls(node):
+            name = self.kernel_name(call.func)
+            if name is not None:
+                self._record(name, call, scope)
+            elif isinstance(call.func, ast.Name) and call.func.id in self._helpers and scope.depth == 0:
+                self._helper(self._helpers[call.func.id], call, scope)
+
+    def _record(self, name: str, call: ast.Call, scope: _Scope) -> None:
+        star = any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)
+        self.sites.append(CallSite(
+            kernel=name,
+            line=call.lineno,
+            column=call.col_offset,
+            args=tuple(self._expr(a, scope.env) for a in call.args),
+            keywords=tuple((k.arg, self._expr(k.value, scope.env)) for k in call.keywords if k.arg is not None),
+            via=scope.via,
+            star_args=star,
+        ))
+
+    def _helper(self, func: ast.FunctionDef, call: ast.Call, scope: _Scope) -> None:
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return
+        params = [*func.args.posonlyargs, *func.args.args]
+        if len(call.args) > len(params):
+            return
+        env: Env = dict(self._module_env)
+        for p in [*params, *func.args.kwonlyargs]:
+            env[p.arg] = UNKNOWN
+        defaults = func.args.defaults
+        for p, default in zip(params[len(params) - len(defaults):], defaults):
+            env[p.arg] = self._expr(default, env)
+        for p, kw_default in zip(func.args.kwonlyargs, func.args.kw_defaults):
+            if kw_default is not None:
+                env[p.arg] = self._expr(kw_default, env)
+        known = False
+        for p, a in zip(params, call.args):
+            env[p.arg] = self._expr(a, scope.env)
+            known = known or env[p.arg] is not UNKNOWN
+        for k in call.keywords:
+            if k.arg is not None:
+                env[k.arg] = self._expr(k.value, scope.env)
+                known = known or env[k.arg] is not UNKNOWN
+        if known:
+            self._block(func.body, _Scope(env, (*scope.via, f"{func.name} at line {call.lineno}"), scope.depth + 1))
+
+    # ---- expressions -------------------------------------------------------------------------
+
+    def _expr(self, node: ast.expr, env: Env) -> Value:
+        if isinstance(node, ast.Constant):
+            return node.value if isinstance(node.value, (int, float, bool, str)) or node.value is None else UNKNOWN
+        if isinstance(node, ast.Name):
+            if node.id in self._torch:
+                return DTYPES.get(self._torch[node.id], UNKNOWN)
+            return env.get(node.id, UNKNOWN)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            items: list[Value] = []
+            for elt in node.elts:
+                if isinstance(elt, ast.Starred):
+                    inner = self._expr(elt.value, env)
+                    if not isinstance(inner, tuple):
+                        return UNKNOWN
+                    items.extend(inner)
+                else:
+                    items.append(self._expr(elt, env))
+            return tuple(items)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            v = self._expr(node.operand, env)
+            if isinstance(v, HostTensor):
+                return fresh(v.shape, v.dtype, ast.unparse(node))
+            return -v if type(v) in (int, float) else UNKNOWN  # type: ignore[operator]
+        if isinstance(node, ast.BinOp):
+            return self._binop(node, env)
+        if isinstance(node, ast.Attribute):
+            return self._attribute(node, env)
+        if isinstance(node, ast.Subscript):
+            return self._subscript(node, env)
+        if isinstance(node, ast.Call):
+            return self._call(node, env)
+        return UNKNOWN
+
+    def _binop(self, node: ast.BinOp, env: Env) -> Value:
+        a, b = self._expr(node.left, env), self._expr(node.right, env)
+        op = _AST_OPS.get(type(node.op))
+        if type(a) is int and type(b) is int and op is not None:
+            folded = fold(op, a, b)
+            return UNKNOWN if folded is None else folded
+        if isinstance(a, HostTensor) or isinstance(b, HostTensor):
+            return torch_ops.arithmetic(a, b, type(node.op) is ast.Div, ast.unparse(node), self._default_float)
+        if isinstance(a, tuple) and isinstance(b, tuple) and op == "+":
+            return a + b
+        if isinstance(a, tuple) and type(b) is int and op == "*" and 0 <= b <= 64:
+            return a * b
+        return UNKNOWN
+
+    def _attribute(self, node: ast.Attribute, env: Env) -> Value:
+        qual = self._qualname(node)
+        if qual is not None:
+            return DTYPES.get(qual, UNKNOWN)
+        base = self._expr(node.value, env)
+        if isinstance(base, HostTensor):
+            if node.attr == "shape":
+                return base.shape if base.shape is not None else UNKNOWN
+            if node.attr == "dtype":
+                return base.dtype if base.dtype is not None else UNKNOWN
+            if node.attr in ("T", "mT") and (node.attr == "T" or base.shape is not None and len(base.shape) == 2):
+                return torch_ops.transpose_attr(base, ast.unparse(node))
+            if node.attr == "ndim" and base.shape is not None:
+                return len(base.shape)
+        return UNKNOWN
+
+    def _subscript(self, node: ast.Subscript, env: Env) -> Value:
+        base = self._expr(node.value, env)
+        raw = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        items: list[Value | slice] = []
+        for item in raw:
+            if isinstance(item, ast.Slice):
+                parts = [None if p is None else self._expr(p, env) for p in (item.lower, item.upper, item.step)]
+                if any(p is UNKNOWN for p in parts):
+                    return UNKNOWN if not isinstance(base, HostTensor) else HostTensor(None, base.dtype, None, "")
+                items.append(slice(*parts))
+            elif isinstance(item, ast.Starred):
+                return UNKNOWN
+            else:
+                items.append(self._expr(item, env))
+        if isinstance(base, HostTensor):
+            if any(i is UNKNOWN or i is None for i in items):
+                return HostTensor(None, base.dtype, None, ast.unparse(node))
+            return torch_ops.index(base, items, ast.unparse(node))
+        if isinstance(base, tuple) and len(items) == 1:
+            key = items[0]
+            if type(key) is int and -len(base) <= key < len(base):
+                return base[key]
+            if isinstance(key, slice) and all(v is None or type(v) is int for v in (key.start, key.stop, key.step)):
+                return base[key]
+        return UNKNOWN
+
+    def _call(self, node: ast.Call, env: Env) -> Value:
+        args: list[Value] = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                inner = self._expr(a.value, env)
+                if not isinstance(inner, tuple):
+                    return UNKNOWN
+                args.extend(inner)
+            else:
+                args.append(self._expr(a, env))
+        if any(k.arg is None for k in node.keywords):
+            return UNKNOWN
+        kwargs = {k.arg: self._expr(k.value, env) for k in node.keywords if k.arg is not None}
+        qual = self._qualname(node.func)
+        if qual is not None and qual.startswith("torch.") and qual.count(".") == 1:
+            return torch_ops.factory(qual[len("torch."):], args, kwargs, self._default_float, ast.unparse(node))
+        if isinstance(node.func, ast.Attribute):
+            receiver = self._expr(node.func.value, env)
+            if isinstance(receiver, HostTensor):
+                return torch_ops.method(receiver, node.func.attr, args, kwargs, ast.unparse(node))
+        if isinstance(node.func, ast.Name) and node.func.id not in env:
+            return _builtin(node.func.id, args)
+        return UNKNOWN
+
+
+def _builtin(name: str, args: Sequence[Value]) -> Value:
+    if name in ("tuple", "list") and len(args) == 1 and isinstance(args[0], tuple):
+        return args[0]
+    if name == "int" and len(args) == 1 and type(args[0]) is int:
+        return args[0]
+    if name == "len" and len(args) == 1 and isinstance(args[0], tuple):
+        return len(args[0])
+    if name in ("max", "min") and args and all(type(a) is int for a in args):
+        ints = [a for a in args if type(a) is int]
+        return max(ints) if name == "max" else min(ints)
+    if name == "range" and all(type(a) is int for a in args) and 1 <= len(args) <= 3:
+        bounds = [a for a in args if type(a) is int]
+        values = range(*bounds)
+        return tuple(values) if len(values) <= _MAX_ITEMS else UNKNOWN
+    return UNKNOWN
+
+
+def _calls(node: ast.AST) -> Iterator[ast.Call]:
+    """Calls in a statement or expression, outside nested functions, lambdas and comprehensions."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current is not node and isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(current, ast.Call):
+            yield current
+        if isinstance(current, ast.stmt) and current is not node:
+            continue  # nested statements are walked by the statement walker
+        stack.extend(reversed(list(ast.iter_child_nodes(current))))
+
+
+def _stored_names(body: Sequence[ast.stmt]) -> set[str]:
+    """Names a block may bind (assignments, loop targets, imports, defs, ``as`` names)."""
+    names: set[str] = set()
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                names.add(node.name)
+    return names
+
+
+def _bound_names(stmt: ast.stmt) -> Iterator[str]:
+    if isinstance(stmt, (ast.Global, ast.Nonlocal)):
+        yield from stmt.names
+    elif isinstance(stmt, ast.Delete):
+        for target in stmt.targets:
+            if isinstance(target, ast.Name):
+                yield target.id

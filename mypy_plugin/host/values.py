@@ -1,0 +1,115 @@
+"""Values of host code as far as the source proves them: ints, tuples, dtypes and torch tensors.
+
+A torch tensor is described by its shape, strides (so a view's contiguity is computed, as torch
+computes ``is_contiguous``) and dtype; anything not proven is :data:`UNKNOWN`. Nothing here
+imports torch: torch's behaviour is written down in the tables below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Union
+
+
+class _Unknown:
+    """What the source does not prove (a value computed at run time, an unmodelled call)."""
+
+    _instance: _Unknown | None = None
+
+    def __new__(cls) -> _Unknown:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Final = _Unknown()
+
+
+@dataclass(frozen=True)
+class DType:
+    """A torch dtype: its canonical name ("torch.bfloat16") and element size in bytes."""
+
+    name: str
+    itemsize: int
+
+
+@dataclass(frozen=True)
+class HostTensor:
+    """A torch tensor built in host code. ``strides`` is None once a view is not followed exactly."""
+
+    shape: tuple[int, ...] | None
+    dtype: DType | None
+    strides: tuple[int, ...] | None
+    built_by: str  # "torch.randn(16, 128)" -- for messages
+
+    @property
+    def contiguous(self) -> bool | None:
+        """torch's rule: every dim of size > 1 has the row-major stride (empty tensors are)."""
+        if self.shape is None or self.strides is None:
+            return None
+        if 0 in self.shape:
+            return True
+        expected = 1
+        for size, stride in zip(reversed(self.shape), reversed(self.strides)):
+            if size != 1 and stride != expected:
+                return False
+            expected *= size
+        return True
+
+
+Value = Union[int, float, bool, str, None, tuple["Value", ...], DType, HostTensor, _Unknown]
+
+
+def row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
+    strides: list[int] = []
+    step = 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def fresh(shape: tuple[int, ...] | None, dtype: DType | None, built_by: str) -> HostTensor:
+    """A newly allocated tensor: contiguous whatever its shape."""
+    return HostTensor(shape, dtype, row_major(shape) if shape is not None else None, built_by)
+
+
+def _dtypes() -> dict[str, DType]:
+    sizes = {
+        "float32": 4, "float16": 2, "bfloat16": 2, "float64": 8, "int8": 1, "int16": 2, "int32": 4,
+        "int64": 8, "uint8": 1, "uint16": 2, "uint32": 4, "uint64": 8, "bool": 1,
+        "float8_e4m3fn": 1, "float8_e5m2": 1, "float8_e8m0fnu": 1, "complex64": 8, "complex128": 16,
+    }
+    table = {f"torch.{name}": DType(f"torch.{name}", size) for name, size in sizes.items()}
+    aliases = {
+        "float": "float32", "half": "float16", "double": "float64", "int": "int32", "long": "int64",
+        "short": "int16", "cfloat": "complex64",
+    }
+    table.update({f"torch.{alias}": table[f"torch.{name}"] for alias, name in aliases.items()})
+    return table
+
+
+# torch.<name> attribute -> dtype (aliases included: torch.half is torch.float16).
+DTYPES: Final = _dtypes()
+FLOAT32: Final = DTYPES["torch.float32"]
+INT64: Final = DTYPES["torch.int64"]
+BOOL: Final = DTYPES["torch.bool"]
+
+# Tensor methods that only convert the dtype.
+CAST_METHODS: Final = {
+    "float": "torch.float32", "half": "torch.float16", "bfloat16": "torch.bfloat16", "double": "torch.float64",
+    "int": "torch.int32", "long": "torch.int64", "short": "torch.int16", "bool": "torch.bool", "char": "torch.int8",
+    "byte": "torch.uint8",
+}
+# Tensor methods (and torch functions of the same name) that return the tensor's storage as is:
+# device moves, autograd switches, copies.
+SAME_METHODS: Final = frozenset({
+    "npu", "cuda", "cpu", "detach", "requires_grad_", "clone", "pin_memory", "share_memory_",
+})
+# Factories whose size is given by *size or a sequence, with a default float dtype.
+SIZE_FACTORIES: Final = frozenset({"randn", "rand", "empty", "zeros", "ones"})
+LIKE_FACTORIES: Final = frozenset({"randn_like", "rand_like", "empty_like", "zeros_like", "ones_like", "full_like",
+                                   "randint_like"})

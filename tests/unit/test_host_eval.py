@@ -1,0 +1,194 @@
+"""Host evaluation: the torch tensors each kernel call receives, from the source alone."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from mypy_plugin.host.evaluate import CallSite, HostEvaluator
+from mypy_plugin.host.values import UNKNOWN, HostTensor, Value
+
+
+def _sites(source: str, kernels: tuple[str, ...] = ("k",)) -> list[CallSite]:
+    tree = ast.parse(textwrap.dedent(source))
+
+    def kernel_name(callee: ast.expr) -> str | None:
+        return callee.id if isinstance(callee, ast.Name) and callee.id in kernels else None
+
+    return HostEvaluator(tree, kernel_name).call_sites()
+
+
+def _describe(v: Value) -> object:
+    if isinstance(v, HostTensor):
+        return (v.shape, v.dtype.name if v.dtype else None, v.contiguous)
+    return v
+
+
+def _args(source: str) -> list[object]:
+    sites = _sites(source)
+    assert len(sites) == 1, sites
+    return [_describe(a) for a in sites[0].args]
+
+
+@pytest.mark.parametrize(("expr", "expected"), [
+    ("torch.randn(16, 128)", ((16, 128), "torch.float32", True)),
+    ("torch.rand((4, 8), dtype=torch.bfloat16)", ((4, 8), "torch.bfloat16", True)),
+    ("torch.zeros([2, 3, 4], dtype=torch.half)", ((2, 3, 4), "torch.float16", True)),
+    ("torch.empty(size=(8,), dtype=torch.int32)", ((8,), "torch.int32", True)),
+    ("torch.full((2, 2), 7)", ((2, 2), "torch.int64", True)),
+    ("torch.full((2, 2), 0.5, dtype=torch.float16)", ((2, 2), "torch.float16", True)),
+    ("torch.tensor([[1.0, 2.0], [3.0, 4.0]])", ((2, 2), "torch.float32", True)),
+    ("torch.tensor([1, 2, 3])", ((3,), "torch.int64", True)),
+    ("torch.arange(10)", ((10,), "torch.int64", True)),
+    ("torch.arange(0, 16, 4, dtype=torch.int32)", ((4,), "torch.int32", True)),
+    ("torch.randint(0, 10, (4, 4))", ((4, 4), "torch.int64", True)),
+    ("torch.ones(4, 8) * 2", ((4, 8), "torch.float32", True)),
+    ("torch.ones(4, 8, dtype=torch.int32) / 2", ((4, 8), "torch.float32", True)),
+    ("torch.ones(4, 8).to(torch.bfloat16)", ((4, 8), "torch.bfloat16", True)),
+    ("torch.ones(4, 8).to(dtype=torch.int8, device='npu:0')", ((4, 8), "torch.int8", True)),
+    ("torch.ones(4, 8).half().npu()", ((4, 8), "torch.float16", True)),
+    ("torch.ones(4, 8).t()", ((8, 4), "torch.float32", False)),
+    ("torch.ones(4, 8).T.contiguous()", ((8, 4), "torch.float32", True)),
+    ("torch.ones(2, 4, 8).transpose(1, 2)", ((2, 8, 4), "torch.float32", False)),
+    ("torch.ones(2, 4, 8).permute(0, 2, 1).contiguous()", ((2, 8, 4), "torch.float32", True)),
+    ("torch.ones(4, 8)[:, ::2]", ((4, 4), "torch.float32", False)),
+    ("torch.ones(4, 8)[1:3]", ((2, 8), "torch.float32", True)),
+    ("torch.ones(4, 8)[:, 0:4]", ((4, 4), "torch.float32", False)),
+    ("torch.ones(4, 8)[2]", ((8,), "torch.float32", True)),
+    ("torch.ones(1, 8).expand(4, 8)", ((4, 8), "torch.float32", False)),
+    ("torch.ones(4, 8).reshape(-1, 2)", ((16, 2), "torch.float32", True)),
+    ("torch.ones(4, 8).view(2, 2, 8)", ((2, 2, 8), "torch.float32", True)),
+    ("torch.ones(4, 1, 8).unsqueeze(0)", ((1, 4, 1, 8), "torch.float32", True)),
+    ("torch.zeros_like(torch.ones(4, 8).t())", ((8, 4), "torch.float32", True)),
+    ("torch.ones(4, 8) + torch.ones(8)", ((4, 8), "torch.float32", True)),
+])
+def test_torch_expressions(expr: str, expected: object) -> None:
+    assert _args(f"import torch\nk({expr})\n") == [expected]
+
+
+def test_constants_unpacking_and_arithmetic() -> None:
+    source = '''
+    import torch
+    B, S = 2, 64
+    H = 4 * 32
+    shape = (B * S, H)
+    k(torch.randn(shape), torch.randn(*shape[:1], H // 2), S)
+    '''
+    assert _args(source) == [((128, 128), "torch.float32", True), ((128, 64), "torch.float32", True), 64]
+
+
+def test_aliases_of_torch_are_followed() -> None:
+    source = '''
+    import torch as th
+    from torch import randn, bfloat16
+    k(th.ones(2, 2), randn(3, 3, dtype=bfloat16))
+    '''
+    assert _args(source) == [((2, 2), "torch.float32", True), ((3, 3), "torch.bfloat16", True)]
+
+
+def test_unknown_stays_unknown() -> None:
+    source = '''
+    import torch
+    def run(n, x):
+        k(torch.randn(n, 8), x, torch.randn(4, 4).to(some_dtype))
+    '''
+    (site,) = _sites(source)
+    first, second, third = site.args
+    assert isinstance(first, HostTensor) and first.shape is None and first.dtype is not None
+    assert second is UNKNOWN
+    assert isinstance(third, HostTensor) and third.shape == (4, 4) and third.dtype is None
+
+
+def test_a_changed_default_dtype_makes_default_dtypes_unknown() -> None:
+    source = '''
+    import torch
+    torch.set_default_dtype(torch.float16)
+    k(torch.randn(2, 2))
+    '''
+    assert _args(source) == [((2, 2), None, True)]
+
+
+def test_each_item_of_a_constant_loop_is_a_call_site() -> None:
+    source = '''
+    import torch
+    for rows, dt in [(16, torch.float16), (32, torch.bfloat16)]:
+        k(torch.randn(rows, 64, dtype=dt))
+    '''
+    assert [[_describe(a) for a in s.args] for s in _sites(source)] == [
+        [((16, 64), "torch.float16", True)],
+        [((32, 64), "torch.bfloat16", True)],
+    ]
+
+
+def test_names_rebound_in_a_loop_of_unknown_length_are_unknown() -> None:
+    source = '''
+    import torch
+    x = torch.randn(4, 4)
+    for i in range(n):
+        x = torch.randn(i, 4)
+    k(x)
+    '''
+    assert _args(source) == [UNKNOWN]
+
+
+def test_branches_merge() -> None:
+    source = '''
+    import torch
+    if flag:
+        x, y = torch.randn(4, 4), torch.randn(2, 2)
+    else:
+        x, y = torch.randn(4, 4), torch.randn(3, 3)
+    k(x, y)
+    '''
+    assert _args(source) == [((4, 4), "torch.float32", True), UNKNOWN]
+
+
+def test_a_host_helper_is_walked_with_the_caller_arguments() -> None:
+    source = '''
+    import torch
+    def run_case(rows, dtype=torch.float16):
+        x = torch.randn(rows, 64, dtype=dtype)
+        k(x)
+    def test_small():
+        run_case(8)
+    def test_big():
+        run_case(32, torch.bfloat16)
+    '''
+    known = [s for s in _sites(source) if s.via]
+    assert [([_describe(a) for a in s.args], s.via) for s in known] == [
+        ([((8, 64), "torch.float16", True)], ("run_case at line 7",)),
+        ([((32, 64), "torch.bfloat16", True)], ("run_case at line 9",)),
+    ]
+
+
+def test_functions_see_the_module_bindings() -> None:
+    source = '''
+    import torch
+    def test_it():
+        k(torch.zeros(ROWS, COLS))
+    ROWS = 8
+    COLS = 16
+    '''
+    assert _args(source) == [((8, 16), "torch.float32", True)]
+
+
+def test_kernel_bodies_are_not_host_code() -> None:
+    source = '''
+    import torch
+    def k(x):
+        k(torch.ones(2))
+    '''
+    assert _sites(source) == []
+
+
+def test_keywords_and_star_arguments_are_reported_as_written() -> None:
+    source = '''
+    import torch
+    k(torch.ones(2), out=torch.ones(2))
+    k(*tensors)
+    '''
+    first, second = _sites(source)
+    assert [name for name, _ in first.keywords] == ["out"]
+    assert not first.star_args and second.star_args
