@@ -33,6 +33,7 @@ def __getattr__(name: str) -> Any:
 
 
 def _check(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    __tracebackhide__ = True
     from .check import BoundaryError, findings_for_call
     from .kernel_spec import kernel_spec
 
@@ -45,6 +46,7 @@ def _check(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
 def check_call(kernel: Any, *args: Any, **kwargs: Any) -> None:
     """Raises BoundaryError if ``kernel(*args, **kwargs)`` breaks the kernel's annotations;
     does not run the kernel."""
+    __tracebackhide__ = True
     _check(kernel, args, kwargs)
 
 

@@ -28,6 +28,7 @@ def patch(module: ModuleType, checker: Checker) -> bool:
         return False
 
     def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True  # pytest shows the caller's line, not the guard's frames
         checker(self, args, kwargs)
         return call(self, *args, **kwargs)
 
