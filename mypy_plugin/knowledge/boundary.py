@@ -25,8 +25,8 @@ CALL_ARGS: Final = "pypto-call-args"
 # None (STATIC / DYNAMIC / DYN / an expression: any size).
 Dim = Union[int, str, None]
 
-# torch dtype name -> the pypto dtypes 0.2.0 maps it to (JitCallableWrapper._dtype_dict, plus
-# the "special" uint8 -> HF8 map). A torch dtype missing here has no pypto dtype.
+# torch dtype name -> the pypto dtypes 0.2.0 maps it to (JitCallableWrapper._dtype_dict plus its
+# "special" uint8 -> HF8, and float64 / float4 from converter.from_torch, which builds the tensor).
 TORCH_TO_PYPTO: Final[dict[str, tuple[str, ...]]] = {
     "torch.int8": ("DT_INT8",),
     "torch.int16": ("DT_INT16",),
@@ -43,12 +43,20 @@ TORCH_TO_PYPTO: Final[dict[str, tuple[str, ...]]] = {
     "torch.uint32": ("DT_UINT32",),
     "torch.uint64": ("DT_UINT64",),
     "torch.bool": ("DT_BOOL",),
+    "torch.float64": ("DT_DOUBLE",),
+    "torch.float4_e2m1fn_x2": ("DT_FP4_E2M1X2",),
 }
+
+# pypto dtypes with no torch dtype of their own (4-bit and other packed formats): their data comes
+# in byte tensors, so any 1-byte integer tensor may carry them (unprovable otherwise: silence).
+CARRIED: Final = frozenset({"DT_INT4", "DT_FP8", "DT_HF4", "DT_HF8", "DT_FP4_E1M2X2"})
+CARRIERS: Final = ("torch.int8", "torch.uint8")
 
 
 def torch_dtypes_for(pypto_dtype: str) -> tuple[str, ...]:
     """The torch dtypes a tensor may have for an annotation of ``pypto_dtype``."""
-    return tuple(t for t, ps in TORCH_TO_PYPTO.items() if pypto_dtype in ps)
+    native = tuple(t for t, ps in TORCH_TO_PYPTO.items() if pypto_dtype in ps)
+    return native + tuple(c for c in CARRIERS if c not in native) if pypto_dtype in CARRIED else native
 
 
 @dataclass(frozen=True)
@@ -295,19 +303,19 @@ def _overrun(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> str:
     need, have = want_n * size, got_n * t.itemsize
     if need <= have:
         return ""
-    return f"; the kernel accesses {need} bytes of a {have}-byte buffer: heap corruption"
+    return f"; it is built to access {need} bytes of a {have}-byte buffer: out of bounds, heap corruption on a write"
 
 
 def _dtype_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> Finding | None:
     want = kernel.expected_dtype(p)
-    if want is None or t.dtype is None or want in TORCH_TO_PYPTO.get(t.dtype, ()):
+    if want is None or t.dtype is None or t.dtype in torch_dtypes_for(want):
         return None
     got = t.dtype
     written = "annotated" if p.dtype is not None else "by default (no dtype written, static shape)"
     size = nbytes(want)
     if t.itemsize is not None and size is not None and t.itemsize < size:
         consequence = (f"the {t.itemsize}-byte elements are read as {size}-byte {want}: out-of-bounds access, "
-                       "heap corruption (the process often dies with SIGABRT at exit)")
+                       "heap corruption (the process can die with SIGABRT at exit)")
     else:
         consequence = f"the bytes are read as {want} (silent wrong data)"
     torch_names = " or ".join(torch_dtypes_for(want)) or "(no torch dtype)"

@@ -70,8 +70,8 @@ def test_guard_stops_bad_calls_before_pypto_and_lets_good_ones_run(tmp_path: Pat
         'pypto guard: the call of kernel "static_scale" does not match its annotations\n'
         'error: Kernel "static_scale", parameter "x": dim 1 is 32, not 64 (annotation [16, 64] DT_FP32, '
         "tensor [16, 32]); 0.2.0 does not check this: it compiles the kernel for [16, 64] DT_FP32 over the "
-        "tensor's buffer (silent wrong data; the kernel accesses 4096 bytes of a 2048-byte buffer: heap "
-        "corruption)  [pypto-call-shape]\n"
+        "tensor's buffer (silent wrong data; it is built to access 4096 bytes of a 2048-byte buffer: out of "
+        "bounds, heap corruption on a write)  [pypto-call-shape]\n"
         'note: pass a [16, 64] tensor, or annotate a varying dim with pypto.frontend.dynamic("N") and loop over it'
     )
     assert 'symbol N is 16 in "a" (dim 0) but 32 in "b" (dim 0)' in rows["bad_symbol"]["message"]

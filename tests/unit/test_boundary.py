@@ -38,7 +38,8 @@ def test_static_dim_names_dim_and_overrun() -> None:
     assert f.message == (
         'Kernel "k", parameter "x": dim 1 is 32, not 64 (annotation [16, 64] DT_FP32, tensor [16, 32]); '
         "0.2.0 does not check this: it compiles the kernel for [16, 64] DT_FP32 over the tensor's buffer "
-        "(silent wrong data; the kernel accesses 4096 bytes of a 2048-byte buffer: heap corruption)"
+        "(silent wrong data; it is built to access 4096 bytes of a 2048-byte buffer: out of bounds, heap corruption "
+        "on a write)"
     )
 
 
@@ -76,7 +77,7 @@ def test_dtype_smaller_element_is_heap_corruption() -> None:
     assert f.message == (
         'Kernel "k", parameter "x": DT_FP32 annotated, got a torch.bfloat16 tensor; 0.2.0 does not check this: '
         "the 2-byte elements are read as 4-byte DT_FP32: out-of-bounds access, heap corruption "
-        "(the process often dies with SIGABRT at exit)"
+        "(the process can die with SIGABRT at exit)"
     )
     assert f.note == "pass x.to(torch.float32), or annotate the dtype the tensor has"
 
@@ -90,9 +91,19 @@ def test_dtype_default_fp32_only_for_static_shapes() -> None:
     assert check_tensor(KernelSpec("k", (p, q)), p, bf16) == []
 
 
-def test_uint8_is_also_hf8() -> None:
-    p = ParamSpec("x", (4,), dtype="DT_HF8")
-    assert check_tensor(KernelSpec("k", (p,)), p, TensorDesc((4,), "torch.uint8", 1, True)) == []
+def test_dtypes_torch_has_no_type_for_come_in_byte_tensors() -> None:
+    for dt in ("DT_HF8", "DT_INT4", "DT_FP8"):
+        p = ParamSpec("x", (4,), dtype=dt)
+        for carrier in ("torch.uint8", "torch.int8"):
+            assert check_tensor(KernelSpec("k", (p,)), p, TensorDesc((4,), carrier, 1, True)) == []
+    p = ParamSpec("x", (4,), dtype="DT_FP8E4M3")  # torch has float8_e4m3fn: a byte tensor is a mismatch
+    assert [f.code for f in check_tensor(KernelSpec("k", (p,)), p, TensorDesc((4,), "torch.uint8", 1, True))] == [
+        "pypto-call-dtype"]
+
+
+def test_float64_is_double() -> None:
+    p = ParamSpec("x", (4,), dtype="DT_DOUBLE")
+    assert check_tensor(KernelSpec("k", (p,)), p, TensorDesc((4,), "torch.float64", 8, True)) == []
 
 
 def test_layout() -> None:
