@@ -111,8 +111,11 @@ def test_off_changes_nothing_and_enable_after_import_patches_now(tmp_path: Path)
 
 
 def _pytest_state(tmp: Path, *opts: str) -> str:
+    # (jaxtyping is left out: it ships a pytest11 plugin of its own that imports it)
     (tmp / "test_state.py").write_text(
-        "from mypy_plugin import guard\n\ndef test_state():\n    print('GUARD', guard.is_enabled())\n")
+        "import sys\nfrom mypy_plugin import guard\n\ndef test_state():\n"
+        "    heavy = [m for m in ('torch', 'pypto') if m in sys.modules]\n"
+        "    print('GUARD', guard.is_enabled(), heavy)\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.run([sys.executable, "-m", "pytest", "-s", "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp),
                         *opts, str(tmp / "test_state.py")], cwd=tmp, capture_output=True, text=True, env=env,
@@ -122,6 +125,6 @@ def _pytest_state(tmp: Path, *opts: str) -> str:
 
 
 def test_pytest_options(tmp_path: Path) -> None:
-    assert _pytest_state(tmp_path).endswith("GUARD False")
-    assert _pytest_state(tmp_path, "--pypto-guard").endswith("GUARD True")
-    assert _pytest_state(tmp_path, "-o", "pypto_guard=true").endswith("GUARD True")
+    assert _pytest_state(tmp_path).endswith("GUARD False []")
+    assert _pytest_state(tmp_path, "--pypto-guard").endswith("GUARD True []")  # on, and nothing heavy loaded
+    assert _pytest_state(tmp_path, "-o", "pypto_guard=true").endswith("GUARD True []")
