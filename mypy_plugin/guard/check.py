@@ -28,6 +28,9 @@ class BoundaryError(TypeError):
         self.findings = list(findings)
         super().__init__(format_findings(kernel, self.findings))
 
+    def __reduce__(self) -> tuple[type[BoundaryError], tuple[str, list[Finding]]]:
+        return BoundaryError, (self.kernel, self.findings)  # picklable (pytest-xdist workers)
+
 
 def format_findings(kernel: str, findings: Sequence[Finding]) -> str:
     lines = [f'pypto guard: the call of kernel "{kernel}" does not match its annotations']

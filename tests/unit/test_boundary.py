@@ -144,3 +144,13 @@ def test_symbols() -> None:
     sq = ParamSpec("s", ("N", "N"), dtype="DT_FP32")
     [c2] = symbol_conflicts(KernelSpec("k", (sq,)), [fp32(3, 4)])
     assert (c2.first.axis, c2.second.axis) == (0, 1)
+
+
+def test_boundary_error_pickles() -> None:
+    import pickle
+
+    from mypy_plugin.guard.check import BoundaryError
+
+    e = BoundaryError("k", check_tensor(STATIC, X, fp32(16, 32)))
+    back = pickle.loads(pickle.dumps(e))
+    assert (str(back), back.findings) == (str(e), e.findings)
