@@ -8,6 +8,7 @@ what a call does wrong, for the runtime guard (real tensors) and for static chec
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Union
@@ -53,6 +54,7 @@ CARRIED: Final = frozenset({"DT_INT4", "DT_FP8", "DT_HF4", "DT_HF8", "DT_FP4_E1M
 CARRIERS: Final = ("torch.int8", "torch.uint8")
 
 
+@functools.cache  # on every guarded call: keep it a lookup
 def torch_dtypes_for(pypto_dtype: str) -> tuple[str, ...]:
     """The torch dtypes a tensor may have for an annotation of ``pypto_dtype``."""
     native = tuple(t for t, ps in TORCH_TO_PYPTO.items() if pypto_dtype in ps)
@@ -79,7 +81,7 @@ class KernelSpec:
     non_tensors: tuple[str, ...] = ()
     required: frozenset[str] = frozenset()  # non-tensor parameters without a default
 
-    @property
+    @functools.cached_property
     def runtime_shapes(self) -> bool:
         """0.2.0 ``Parser.get_signature``: if any tensor annotation has no shape, a
         STATIC/DYNAMIC/DYN dim or ``...``, every tensor parameter takes shape (and, with no
