@@ -9,6 +9,7 @@ from typing import Any
 from ..knowledge.boundary import (
     Finding,
     KernelSpec,
+    TensorDesc,
     check_args,
     check_tensor,
     symbol_conflicts,
@@ -51,15 +52,13 @@ def findings_for_call(kernel: Any, args: Sequence[Any], kwargs: Mapping[str, Any
         return found
     tensors = list(args[:len(spec.tensors)])
     descs = [describe(t) for t in tensors]
-    per_param = [check_tensor(spec, p, d) for p, d in zip(spec.tensors, descs)]
-    for fs in per_param:
-        found.extend(fs)
+    for p, d in zip(spec.tensors, descs):
+        found.extend(check_tensor(spec, p, d))
     found.extend(_symbol_findings(kernel, spec, tensors, descs))
     return found
 
 
-def _symbol_findings(kernel: Any, spec: KernelSpec, tensors: list[Any], descs: list[Any],
-                     ) -> list[Finding]:
+def _symbol_findings(kernel: Any, spec: KernelSpec, tensors: list[Any], descs: list[TensorDesc]) -> list[Finding]:
     """jaxtyping decides which tensors break a binding; the knowledge layer says which symbol
     and where it was bound first (tensors that break their own annotation bind nothing there)."""
     if not spec.tensors or not any(p.dims and any(isinstance(d, str) for d in p.dims) for p in spec.tensors):
