@@ -43,7 +43,8 @@ def _env(tmp: Path) -> dict[str, str]:
 
 
 def _drive(mode: str, tmp: Path, cases: list[str]) -> dict[str, dict[str, Any]]:
-    p = subprocess.run([sys.executable, "-m", "tests.guard.driver", mode, *cases], cwd=ROOT, env=_env(tmp),
+    # cwd: PyPTO writes an output/ folder into the working directory
+    p = subprocess.run([sys.executable, "-m", "tests.guard.driver", mode, *cases], cwd=tmp, env=_env(tmp),
                        capture_output=True, text=True, timeout=900)
     rows = [json.loads(ln[5:]) for ln in p.stdout.splitlines() if ln.startswith("CASE ")]
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]

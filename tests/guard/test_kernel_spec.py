@@ -46,7 +46,7 @@ def test_annotation_forms(tmp_path: Path) -> None:
     if not have_pypto():
         pytest.skip("needs the real pypto 0.2.0 compiler and torch (the oracle extra)")
     env = dict(os.environ, HOME=str(tmp_path), PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True,
+    p = subprocess.run([sys.executable, "-c", SCRIPT], cwd=tmp_path, env=env, capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 0, p.stderr[-3000:]
     got = json.loads(next(ln for ln in p.stdout.splitlines() if ln.startswith("SPEC "))[5:])
