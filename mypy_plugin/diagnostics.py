@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Iterator
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import Context
+from mypy.nodes import CallExpr, Context, Expression, MemberExpr, NameExpr
 from mypy.plugin import CheckerPluginInterface
 
 from . import errorcodes as codes
@@ -55,36 +55,57 @@ def shape_error(api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Cont
     report(api, code, message, err.note, ctx, unwatched=unwatched)
 
 
+# {x} is the receiver as the user wrote it (a name or a dotted name), else "x".
 NO_METHOD_FIX = {
-    "abs": "pypto.abs(x)",
-    "neg": "-x (or pypto.neg(x))",
-    "pow": "x ** n (or pypto.pow(x, n))",
-    "float": "pypto.cast(x, pypto.DT_FP32)",
-    "half": "pypto.cast(x, pypto.DT_FP16)",
-    "mean": "x.sum(dim, keepdim=True) / n",
-    "max": "x.amax(dim)",
-    "min": "x.amin(dim)",
-    "cast": "pypto.cast(x, dtype)",
-    "to": "pypto.cast(x, dtype)",
-    "permute": "pypto.transpose(x, dim0, dim1)",
-    "squeeze": "x.reshape([...]) without the size-1 dim",
-    "expand": "x.expand_clone([...])",
-    "numel": "the product of the dims of x.shape",
-    "size": "x.shape[dim]",
-    "ndim": "x.dim",
-    "prod": "pypto.prod(x, dim)",
-    "clamp": "pypto.clip(x, min, max)",
-    "square": "x * x",
-    "where": "pypto.where(condition, x, y)",
-    "lrelu": "pypto.lrelu(x, negative_slope)",
+    "abs": "pypto.abs({x})",
+    "neg": "-{x} (or pypto.neg({x}))",
+    "pow": "{x} ** n (or pypto.pow({x}, n))",
+    "float": "pypto.cast({x}, pypto.DT_FP32)",
+    "half": "pypto.cast({x}, pypto.DT_FP16)",
+    "mean": "{x}.sum(dim, keepdim=True) / n",
+    "max": "{x}.amax(dim)",
+    "min": "{x}.amin(dim)",
+    "cast": "pypto.cast({x}, dtype)",
+    "to": "pypto.cast({x}, dtype)",
+    "permute": "pypto.transpose({x}, dim0, dim1)",
+    "squeeze": "{x}.reshape([...]) without the size-1 dim",
+    "expand": "{x}.expand_clone([...])",
+    "numel": "the product of the dims of {x}.shape",
+    "size": "{x}.shape[dim]",
+    "ndim": "{x}.dim",
+    "prod": "pypto.prod({x}, dim)",
+    "clamp": "pypto.clip({x}, min, max)",
+    "square": "{x} * {x}",
+    "where": "pypto.where(condition, {x}, y)",
+    "lrelu": "pypto.lrelu({x}, negative_slope)",
 }
+
+
+def _dotted(node: Expression) -> str | None:
+    if isinstance(node, NameExpr):
+        return node.name
+    if isinstance(node, MemberExpr):
+        base = _dotted(node.expr)
+        return None if base is None else f"{base}.{node.name}"
+    return None
+
+
+def receiver_text(ctx: Context) -> str:
+    """The receiver of ``r.abs()`` / ``r.ndim`` as written, when it is a (dotted) name."""
+    node: object = ctx
+    if isinstance(node, CallExpr):
+        node = node.callee
+    if isinstance(node, MemberExpr):
+        return _dotted(node.expr) or "x"
+    return "x"
+
 
 # Members that exist in 0.2.0 but cannot be called (facts §3.2: where/lrelu forward too many arguments).
 BROKEN_METHODS = {"where": 4, "lrelu": 3}
 
 
 def no_method(api: CheckerPluginInterface, name: str, receiver: str, ctx: Context) -> None:
-    fix = NO_METHOD_FIX.get(name, "")
+    fix = NO_METHOD_FIX.get(name, "").replace("{x}", receiver_text(ctx))
     call = f".{name}" if name == "ndim" else f".{name}()"
     if name in BROKEN_METHODS:
         message = (
