@@ -20,7 +20,9 @@ def _usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 2
-    return capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert captured.out == ""  # usage errors go to stderr only (stdout may be a JSON report)
+    return captured.err
 
 
 @pytest.mark.parametrize("argv, expected", [

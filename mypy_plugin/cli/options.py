@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -51,7 +52,7 @@ class Options:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.print_usage()
+        self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message} (mypy options go after --; see --help)\n")
 
 
