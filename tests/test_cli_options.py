@@ -110,3 +110,11 @@ def test_option_value_forms_are_equal(tmp_path: Path, monkeypatch: pytest.Monkey
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1] == outputs[2]
     assert '"code": "pypto-no-method"' in outputs[0]
+
+
+def test_error_end_implies_columns_as_in_mypy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(ROOT / "examples" / "l2_norm_bad.py", tmp_path / "k.py")
+    assert main(["k.py", "--show-error-end", "--no-incremental"]) == 1
+    assert "k.py:18:11:18:17: error: PyPTO tensors have no \".abs()\"" in capsys.readouterr().out

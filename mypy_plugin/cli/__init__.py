@@ -114,8 +114,8 @@ def _mypy(args: list[str]) -> tuple[str, str, int]:
 
 
 def _text(opts: options.Options, report: formats.Report, parsed: records.Output, stderr: str) -> int:
-    columns = "--show-column-numbers" in opts.mypy_args
     ends = "--show-error-end" in opts.mypy_args
+    columns = ends or "--show-column-numbers" in opts.mypy_args  # as mypy: an end implies columns
     out = [line for rec in report.records for line in rec.render(columns, ends)]
     out += parsed.other
     if report.status == 2:
