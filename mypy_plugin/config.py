@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import configparser
+import re
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Final
 
@@ -15,6 +16,13 @@ else:  # pragma: no cover
 
 SECTION: Final = "pypto-stubs"
 _FALLBACKS: Final = ("tile", "dim")
+# configparser's spellings (mypy's ini booleans read the same way).
+_TRUE: Final = ("1", "yes", "true", "on")
+_FALSE: Final = ("0", "no", "false", "off")
+_VERSION: Final = re.compile(r"\d+\.\d+(\.\d+)?")
+# A section name no ini file uses: [DEFAULT] stays an ordinary section instead of
+# leaking its keys into [pypto-stubs] as unknown options.
+_NO_DEFAULT_SECTION: Final = "\x00pypto-stubs: no default section"
 
 
 class ConfigError(ValueError):
@@ -29,12 +37,12 @@ class PluginConfig:
     # "dim" = the folklore rule (tensor dim * bytes % 32), for teams that always tile the full dim.
     reduce_align_fallback: str = "tile"
     # Kernels rebind names to tensors of other shapes (t = reshape(t, ...)); mypy's
-    # allow_redefinition lets each assignment have its own type. "false" keeps mypy's default.
-    rebind_tensors: str = "true"
+    # allow_redefinition lets each assignment have its own type. False keeps mypy's default.
+    rebind_tensors: bool = True
 
     @property
     def allows_rebinding(self) -> bool:
-        return self.rebind_tensors.lower() in ("true", "1", "yes", "on")
+        return self.rebind_tensors
 
     @property
     def has_reduce_align_rule(self) -> bool:
@@ -45,20 +53,54 @@ class PluginConfig:
 
     @classmethod
     def from_mapping(cls, raw: dict[str, Any]) -> PluginConfig:
-        known = {f for f in cls.__dataclass_fields__}
-        unknown = sorted(set(raw) - known)
+        known = [f.name for f in fields(cls)]
+        unknown = sorted(set(raw) - set(known))
         if unknown:
             raise ConfigError(
-                f"unknown option(s) {', '.join(unknown)} in [{SECTION}]; "
-                f"known: {', '.join(sorted(known))}"
+                f"unknown option(s) {', '.join(unknown)} in [{SECTION}]; known: {', '.join(sorted(known))}"
             )
-        values = {k: str(v) for k, v in raw.items()}
-        fallback = values.get("reduce_align_fallback", "tile")
-        if fallback not in _FALLBACKS:
-            raise ConfigError(
-                f'reduce_align_fallback must be one of {", ".join(_FALLBACKS)}, not "{fallback}"'
-            )
+        values: dict[str, Any] = {}
+        if "pypto_version" in raw:
+            values["pypto_version"] = _version(raw["pypto_version"])
+        if "reduce_align_fallback" in raw:
+            values["reduce_align_fallback"] = _choice("reduce_align_fallback", raw["reduce_align_fallback"], _FALLBACKS)
+        if "rebind_tensors" in raw:
+            values["rebind_tensors"] = _boolean("rebind_tensors", raw["rebind_tensors"])
         return cls(**values)
+
+
+def _shown(value: object) -> str:
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+def _version(value: object) -> str:
+    if isinstance(value, str) and _VERSION.fullmatch(value.strip()):
+        return value.strip()
+    hint = " (quote it in TOML: a number loses trailing zeros)" if isinstance(value, float) else ""
+    raise ConfigError(
+        f'[{SECTION}] pypto_version must be a PyPTO release like "0.2" or "0.3.1", not {_shown(value)}{hint}'
+    )
+
+
+def _choice(key: str, value: object, allowed: tuple[str, ...]) -> str:
+    if isinstance(value, str) and value.strip() in allowed:
+        return value.strip()
+    raise ConfigError(f"[{SECTION}] {key} must be one of {', '.join(allowed)}, not {_shown(value)}")
+
+
+def _boolean(key: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+    raise ConfigError(
+        f"[{SECTION}] {key} must be a boolean (true or false; in an ini file also yes/no, on/off, 1/0), "
+        f"not {_shown(value)}"
+    )
 
 
 def load(config_file: str | None) -> PluginConfig:
@@ -69,14 +111,22 @@ def load(config_file: str | None) -> PluginConfig:
     if not path.is_file():
         return PluginConfig()
     if path.suffix == ".toml":
-        with path.open("rb") as f:
-            data = tomllib.load(f)
-        section = data.get("tool", {}).get(SECTION, {})
+        try:
+            with path.open("rb") as f:
+                data = tomllib.load(f)
+        except (OSError, tomllib.TOMLDecodeError) as err:
+            raise ConfigError(f"cannot read {path.name}: {err}") from None
+        tool = data.get("tool", {})
+        section = tool.get(SECTION, {}) if isinstance(tool, dict) else {}
         if not isinstance(section, dict):
             raise ConfigError(f"[tool.{SECTION}] must be a table")
         return PluginConfig.from_mapping(section)
-    parser = configparser.ConfigParser()
-    parser.read(path)
+    # No interpolation: "50%" is a value, as in mypy's own reading of the file.
+    parser = configparser.RawConfigParser(default_section=_NO_DEFAULT_SECTION)
+    try:
+        parser.read(path, encoding="utf-8")
+    except (OSError, UnicodeDecodeError, configparser.Error) as err:
+        raise ConfigError(f"cannot read {path.name}: {err}") from None
     if not parser.has_section(SECTION):
         return PluginConfig()
     return PluginConfig.from_mapping(dict(parser.items(SECTION)))

@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Iterator
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import Context
+from mypy.nodes import CallExpr, Context, Expression, MemberExpr, NameExpr
 from mypy.plugin import CheckerPluginInterface
 
 from . import errorcodes as codes
@@ -56,9 +56,28 @@ def shape_error(api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Cont
     report(api, code, message, err.note, ctx, unwatched=unwatched)
 
 
+def _dotted(node: Expression) -> str | None:
+    if isinstance(node, NameExpr):
+        return node.name
+    if isinstance(node, MemberExpr):
+        base = _dotted(node.expr)
+        return None if base is None else f"{base}.{node.name}"
+    return None
+
+
+def receiver_text(ctx: Context) -> str:
+    """The receiver of ``r.abs()`` / ``r.ndim`` as written, when it is a (dotted) name."""
+    node: object = ctx
+    if isinstance(node, CallExpr):
+        node = node.callee
+    if isinstance(node, MemberExpr):
+        return _dotted(node.expr) or "x"
+    return "x"
+
+
 def no_method(api: CheckerPluginInterface, name: str, receiver: str, ctx: Context) -> None:
     member = MISSING.get(name)
-    fix = member.fix if member is not None else ""
+    fix = member.fix.replace("{x}", receiver_text(ctx)) if member is not None else ""
     call = member.spelled if member is not None else f".{name}()"
     if member is not None and member.broken_args is not None:
         message = (

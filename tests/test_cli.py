@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -80,3 +81,124 @@ def test_unknown_plugin_option_is_reported(tmp_path: Path) -> None:
     result = _run("k.py", "--no-incremental", cwd=tmp_path)
     assert result.returncode != 0
     assert "unknown option(s) fallback in [pypto-stubs]" in result.stdout + result.stderr
+
+
+# --- the two config crashes of a [pypto-stubs] ini section, end to end through mypy ---
+
+def test_percent_in_ini_is_a_clear_error_not_a_crash(tmp_path: Path) -> None:
+    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\n\n[pypto-stubs]\npypto_version = 50%\n")
+    (tmp_path / "k.py").write_text("import pypto\n")
+    result = _run("k.py", "--no-incremental", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "INTERNAL ERROR" not in result.stdout + result.stderr
+    assert result.stderr.strip() == (
+        'mypy.ini: error: [pypto-stubs] pypto_version must be a PyPTO release like "0.2" or "0.3.1", not "50%"'
+    )
+
+
+def test_default_section_does_not_break_ours(tmp_path: Path) -> None:
+    (tmp_path / "mypy.ini").write_text(
+        "[DEFAULT]\nroot = src\n\n[mypy]\nplugins = mypy_plugin\n\n[pypto-stubs]\npypto_version = 0.2\n"
+    )
+    shutil.copy(EXAMPLES / "l2_norm_bad.py", tmp_path / "k.py")
+    result = _run("k.py", "--no-incremental", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "unknown option" not in result.stdout + result.stderr
+    assert "[pypto-matmul-k]" in result.stdout
+
+
+# --- signal first ---
+
+_NOISY = '''\
+import pypto
+import not_a_module
+
+
+def helper(x):
+    y: int = "s"
+    return x
+
+
+@pypto.frontend.jit
+def k(a: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    s = a.sum(-1, keepdims=True)
+    t = pypto.no_such_op(a)
+    u = pypto.full([8, 1], 1.0, pypto.DT_FP32, 5, 6)
+    out[:] = a.sum(-1, keepdim=True)
+'''
+_SHOWN = [
+    'k.py:13: error: Unexpected keyword argument "keepdims" for "sum" of "Tensor"; did you mean "keepdim"?  [call-arg]',
+    'k.py:13: note: "sum" defined in "pypto"',
+    'k.py:14: error: Module has no attribute "no_such_op"  [attr-defined]',
+    'k.py:15: error: Too many arguments for "full"  [call-arg]',
+    'k.py:15: error: Too many positional arguments for "full"  [call-arg]',
+    'k.py:15: note: "full" defined in "pypto"',
+    'k.py:15: error: Argument 4 to "full" has incompatible type "int"; '
+    'expected "Sequence[int | SymbolicScalar] | None"  [arg-type]',
+]
+_HIDDEN = [
+    'k.py:2: error: Cannot find implementation or library stub for module named "not_a_module"  [import-not-found]',
+    'k.py:6: error: Incompatible types in assignment (expression has type "str", variable has type "int")  '
+    '[assignment]',
+]
+
+
+def test_without_config_only_pypto_errors_are_shown(tmp_path: Path) -> None:
+    (tmp_path / "k.py").write_text(_NOISY)
+    result = _run("k.py", "--no-incremental", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        *_SHOWN,
+        "Found 5 errors in 1 file (checked 1 source file)",
+        "pypto-check: 2 other mypy errors hidden (not about PyPTO; no mypy config found); --all shows them",
+    ]
+
+
+def test_all_shows_everything(tmp_path: Path) -> None:
+    (tmp_path / "k.py").write_text(_NOISY)
+    lines = _run("k.py", "--all", "--no-incremental", cwd=tmp_path).stdout.splitlines()
+    for line in [*_SHOWN, *_HIDDEN, "Found 7 errors in 1 file (checked 1 source file)"]:
+        assert line in lines
+
+
+def test_only_hidden_errors_is_a_success(tmp_path: Path) -> None:
+    (tmp_path / "k.py").write_text('import pypto\nx: int = "s"\n')
+    result = _run("k.py", "--no-incremental", cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.splitlines() == [
+        "Success: no issues found in 1 source file",
+        "pypto-check: 1 other mypy error hidden (not about PyPTO; no mypy config found); --all shows them",
+    ]
+
+
+def test_with_a_user_config_everything_is_shown(tmp_path: Path) -> None:
+    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n")
+    (tmp_path / "k.py").write_text(_NOISY)
+    result = _run("k.py", "--no-incremental", cwd=tmp_path)
+    for line in [*_SHOWN, *_HIDDEN]:
+        assert line in result.stdout.splitlines()
+    assert "hidden" not in result.stdout
+
+
+def test_json_counts_what_it_hid(tmp_path: Path) -> None:
+    (tmp_path / "k.py").write_text(_NOISY)
+    result = _run("--output", "json", "k.py", "--no-incremental", cwd=tmp_path)
+    report = json.loads(result.stdout)
+    assert report["hidden"] == 2
+    assert [e["line"] for e in report["errors"]] == [13, 14, 15, 15, 15]
+
+
+def test_plugin_alone_agrees_with_pypto_check_on_examples(tmp_path: Path) -> None:
+    # `plugins = mypy_plugin` and nothing else finds what pypto-check finds (which adds
+    # check_untyped_defs to its generated config). The examples' kernels are all annotated.
+    shutil.copytree(EXAMPLES, tmp_path / "examples")
+    (tmp_path / "plain.ini").write_text("[mypy]\nplugins = mypy_plugin\n")
+    plain = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", "plain.ini", "--no-incremental", "--show-error-codes",
+         "examples"], cwd=tmp_path, capture_output=True, text=True, check=False,
+    )
+    check = _run("examples", "--no-incremental", cwd=tmp_path)
+    findings = [sorted(line for line in out.splitlines() if "[pypto-" in line) for out in (plain.stdout, check.stdout)]
+    assert len(findings[0]) == 6
+    assert findings[0] == findings[1]

@@ -121,6 +121,10 @@ def matmul_doc_dtypes(c: Call) -> ShapeError | None:
     )
 
 
+def _up16(v: int) -> int:
+    return max(16, (v + 15) // 16 * 16)
+
+
 def cube_tile_values(c: Call) -> ShapeError | None:
     """CheckCubeTiling / CheckL1L0Tile (rules: cube-tile-alignment, cube-l1-l0)."""
     cube = c.env.cube
@@ -134,8 +138,11 @@ def cube_tile_values(c: Call) -> ShapeError | None:
         return None
     m0, k0, n0 = m[0], k[0], n[0]
     if isinstance(k0, int) and isinstance(n0, int) and (k0 % 16 or n0 % 16):
-        return _cube(c, f"kL0({k0}) and nL0({n0}) must be aligned to 16 elements", "FC4001",
-                     "use multiples of 16 for the first entry of k and n")
+        # Name only the entries that break the rule, and what to put there.
+        bad = [(name, v) for name, v in (("kL0", k0), ("nL0", n0)) if v % 16]
+        subject = " and ".join(f"{name}({v})" for name, v in bad)
+        fixes = ", ".join(f"{name} = {_up16(v)} (the first entry of the {name[0]} list)" for name, v in bad)
+        return _cube(c, f"{subject} must be aligned to 16 elements", "FC4001", f"use a multiple of 16: {fixes}")
     a_bytes = dtypes.nbytes(x.dtype) if x is not None and x.dtype else None
     b_bytes = dtypes.nbytes(y.dtype) if y is not None and y.dtype else None
     if isinstance(k0, int) and a_bytes and (k0 * a_bytes) % 32:

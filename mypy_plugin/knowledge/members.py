@@ -13,7 +13,7 @@ from typing import Final
 @dataclass(frozen=True)
 class Missing:
     name: str
-    fix: str  # what to write instead, in the words of the note ("Use <fix>")
+    fix: str  # what to write instead, in the words of the note ("Use <fix>"); {x} is the receiver
     # The member exists but forwards this many arguments to a function that takes fewer, so every
     # call fails with TypeError (rule: broken-where-lrelu); None: the member does not exist.
     broken_args: int | None = None
@@ -26,27 +26,27 @@ class Missing:
 
 
 _TABLE: Final = (
-    Missing("abs", "pypto.abs(x)"),
-    Missing("neg", "-x (or pypto.neg(x))"),
-    Missing("pow", "x ** n (or pypto.pow(x, n))"),
-    Missing("float", "pypto.cast(x, pypto.DT_FP32)"),
-    Missing("half", "pypto.cast(x, pypto.DT_FP16)"),
-    Missing("mean", "x.sum(dim, keepdim=True) / n"),
-    Missing("max", "x.amax(dim)"),
-    Missing("min", "x.amin(dim)"),
-    Missing("cast", "pypto.cast(x, dtype)"),
-    Missing("to", "pypto.cast(x, dtype)"),
-    Missing("permute", "pypto.transpose(x, dim0, dim1)"),
-    Missing("squeeze", "x.reshape([...]) without the size-1 dim"),
-    Missing("expand", "x.expand_clone([...])"),
-    Missing("numel", "the product of the dims of x.shape"),
-    Missing("size", "x.shape[dim]"),
-    Missing("ndim", "x.dim", attribute=True),
-    Missing("prod", "pypto.prod(x, dim)"),
-    Missing("clamp", "pypto.clip(x, min, max)"),
-    Missing("square", "x * x"),
-    Missing("where", "pypto.where(condition, x, y)", broken_args=4),
-    Missing("lrelu", "pypto.lrelu(x, negative_slope)", broken_args=3),
+    Missing("abs", "pypto.abs({x})"),
+    Missing("neg", "-{x} (or pypto.neg({x}))"),
+    Missing("pow", "{x} ** n (or pypto.pow({x}, n))"),
+    Missing("float", "pypto.cast({x}, pypto.DT_FP32)"),
+    Missing("half", "pypto.cast({x}, pypto.DT_FP16)"),
+    Missing("mean", "{x}.sum(dim, keepdim=True) / n"),
+    Missing("max", "{x}.amax(dim)"),
+    Missing("min", "{x}.amin(dim)"),
+    Missing("cast", "pypto.cast({x}, dtype)"),
+    Missing("to", "pypto.cast({x}, dtype)"),
+    Missing("permute", "pypto.transpose({x}, dim0, dim1)"),
+    Missing("squeeze", "{x}.reshape([...]) without the size-1 dim"),
+    Missing("expand", "{x}.expand_clone([...])"),
+    Missing("numel", "the product of the dims of {x}.shape"),
+    Missing("size", "{x}.shape[dim]"),
+    Missing("ndim", "{x}.dim", attribute=True),
+    Missing("prod", "pypto.prod({x}, dim)"),
+    Missing("clamp", "pypto.clip({x}, min, max)"),
+    Missing("square", "{x} * {x}"),
+    Missing("where", "pypto.where(condition, {x}, y)", broken_args=4),
+    Missing("lrelu", "pypto.lrelu({x}, negative_slope)", broken_args=3),
 )
 
 MISSING: Final[dict[str, Missing]] = {m.name: m for m in _TABLE}

@@ -24,6 +24,33 @@ def _provably_different(a: Shape, b: Shape) -> bool:
     return any(differ(x, y) for x, y in zip(a, b))
 
 
+def _count(shape: Shape) -> int | None:
+    if shape is None or not all(isinstance(d, int) for d in shape):
+        return None
+    n = 1
+    for d in shape:
+        assert isinstance(d, int)
+        n *= d
+    return n
+
+
+def _shape_fix(region: Shape, value: Shape, target: str, whole: bool) -> str:
+    """The note for one out-shape error: only the fix that fits these two shapes."""
+    if region is not None and value is not None and len(value) + 1 == len(region):
+        for axis, dim in enumerate(region):
+            if dim == 1 and not _provably_different(region[:axis] + region[axis + 1:], value):
+                # The result lost a size-1 axis: a reduction without keepdim.
+                return (
+                    f"the result has no size-1 axis {axis}: reduce with keepdim=True, or reshape it to "
+                    f"{fmt_shape(region)}"
+                )
+    if _count(region) is not None and _count(region) == _count(value):
+        return f"same number of elements: reshape the result to {fmt_shape(region)} before writing it"
+    if whole:
+        return f"make the result {fmt_shape(region)}, or fix the annotation of {target}"
+    return f"make the result {fmt_shape(region)}, or write it into a region of {target} of its shape {fmt_shape(value)}"
+
+
 def check_write(dest: TensorVal, keys: Sequence[object] | None, value: TensorVal, target: str) -> list[ShapeError]:
     """``keys`` None means ``dest.move(value)``."""
     problems: list[ShapeError] = []
@@ -40,7 +67,7 @@ def check_write(dest: TensorVal, keys: Sequence[object] | None, value: TensorVal
                 ShapeError(
                     "pypto-out-shape",
                     f"writes a {fmt_shape(value.shape)} result into {region_text}; {_SILENT}",
-                    "make the shapes agree: reduce with keepdim=True, reshape the result, or fix the output annotation",
+                    _shape_fix(region, value.shape, target, whole),
                 )
             )
     if value.dtype is not None and dest.dtype is not None and value.dtype != dest.dtype:

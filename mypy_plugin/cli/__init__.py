@@ -1,0 +1,147 @@
+"""``pypto-check PATH... [-- mypy options]``: mypy with the PyPTO plugin, config or not.
+
+Uses the project's mypy config when it enables the plugin; otherwise runs with a generated
+config that does (and nothing else), so it works in a project with no mypy setup.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from mypy import api
+from mypy.version import __version__ as mypy_version
+
+from ..versions import TARGET_PYPTO, pypto_stubs_version
+from . import environment, formats, options, records, signal_first
+from .catalogue import CODES, list_codes, lookup
+from .project_config import PLUGIN, find_config
+
+# Kernels have no return annotation (PyPTO forbids one), so also check untyped helpers.
+_GENERATED = f"[mypy]\nplugins = {PLUGIN}\ncheck_untyped_defs = True\n"
+# What the machine outputs and signal first need from mypy: exact spans and codes, one line each.
+_PARSEABLE = ["--show-column-numbers", "--show-error-end", "--show-error-codes", "--no-pretty"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    opts = options.parse(list(sys.argv[1:] if argv is None else argv))
+    if opts.version:
+        print(f"pypto-check {pypto_stubs_version()} (pypto-stubs), mypy {mypy_version}, targets PyPTO {TARGET_PYPTO}")
+        return 0
+    if opts.list_codes:
+        sys.stdout.write(list_codes())
+        return 0
+    if opts.explain is not None:
+        doc = lookup(opts.explain)
+        if doc is None:
+            sys.stderr.write(
+                f"pypto-check: unknown code {opts.explain!r}; known: {', '.join(d.code for d in CODES)}\n"
+            )
+            return 2
+        sys.stdout.write(doc.explain())
+        return 0
+    problem = environment.problem(opts.mypy_args)
+    if problem is not None:
+        return _emit(opts, formats.Report(2, [], fatal=[f"pypto-check: {problem}"]))
+    return _check(opts)
+
+
+def _check(opts: options.Options) -> int:
+    args = [*opts.paths, *opts.mypy_args]
+    if "--config-file" in opts.mypy_args or any(a.startswith("--config-file=") for a in opts.mypy_args):
+        return _run(opts, args, user_config=True)
+    config, enabled = find_config(Path.cwd())
+    if config is not None and enabled:
+        return _run(opts, ["--config-file", _shown(config), *args], user_config=True)
+    if config is not None:
+        sys.stderr.write(
+            f"pypto-check: {config} does not enable the plugin; checking with the plugin only. "
+            f'Add plugins = ["{PLUGIN}"] to it to combine both.\n'
+        )
+    with tempfile.TemporaryDirectory(prefix="pypto-check-") as tmp:
+        generated = Path(tmp) / "mypy.ini"
+        generated.write_text(_GENERATED, encoding="utf-8")
+        return _run(opts, ["--config-file", str(generated), *args], user_config=config is not None)
+
+
+def _shown(path: Path) -> str:
+    # Messages about the config name it as the user would (mypy.ini, not /abs/path/mypy.ini).
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _run(opts: options.Options, args: list[str], *, user_config: bool) -> int:
+    filtered = not (user_config or opts.show_all)
+    if opts.output == "text" and not filtered:
+        # mypy's own output, untouched.
+        stdout, stderr, status = _mypy(["--show-error-codes", *args])
+        sys.stdout.write(stdout)
+        sys.stderr.write(stderr)
+        return status
+    stdout, stderr, status = _mypy([*args, *_PARSEABLE])
+    parsed = records.parse(stdout)
+    shown = parsed.records
+    hidden: list[records.Record] = []
+    if filtered:
+        shown, hidden = signal_first.split(shown, signal_first.SourceLines(Path.cwd()))
+    fatal: list[str] = []
+    if status == 2 or (status != 0 and not parsed.records):
+        fatal = [*parsed.other, *stderr.splitlines()]
+        status = 2
+    elif stderr and opts.output == "text":
+        sys.stderr.write(stderr)
+    if status != 2:
+        status = 1 if any(r.severity == "error" for r in shown) else 0
+    report = formats.Report(status, shown, hidden=sum(r.severity == "error" for r in hidden), fatal=fatal)
+    if opts.output == "text":
+        return _text(opts, report, parsed, stderr)
+    return _emit(opts, report)
+
+
+def _mypy(args: list[str]) -> tuple[str, str, int]:
+    # The plugin reports a bad [pypto-stubs] section on sys.stderr itself (then exits 2):
+    # keep that with mypy's own stderr, so it reaches the JSON/SARIF report too.
+    plugin_stderr = io.StringIO()
+    with contextlib.redirect_stderr(plugin_stderr):
+        stdout, stderr, status = api.run(args)
+    return stdout, plugin_stderr.getvalue() + stderr, status
+
+
+def _text(opts: options.Options, report: formats.Report, parsed: records.Output, stderr: str) -> int:
+    ends = "--show-error-end" in opts.mypy_args
+    columns = ends or "--show-column-numbers" in opts.mypy_args  # as mypy: an end implies columns
+    out = [line for rec in report.records for line in rec.render(columns, ends)]
+    out += parsed.other
+    if report.status == 2:
+        sys.stdout.write("".join(line + "\n" for line in out))
+        sys.stderr.write(stderr)
+        return 2
+    closing = records.summary(report.records, parsed.checked)
+    if closing is not None:
+        out.append(closing)
+    if report.hidden:
+        out.append(formats.hidden_line(report.hidden))
+    sys.stdout.write("".join(line + "\n" for line in out))
+    return report.status
+
+
+def _emit(opts: options.Options, report: formats.Report) -> int:
+    if opts.output == "json":
+        sys.stdout.write(formats.to_json(report))
+    elif opts.output == "github":
+        sys.stdout.write(formats.to_github(report))
+    elif opts.output == "sarif":
+        sys.stdout.write(formats.to_sarif(report))
+    else:
+        sys.stderr.write("".join(line + "\n" for line in report.fatal))
+    return report.status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,133 @@
+"""pypto-check's own options (argparse); mypy's go after ``--``, except a documented few."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+from .catalogue import list_codes
+
+OUTPUTS = ("text", "json", "github", "sarif")
+
+# mypy options pypto-check accepts before "--" (they are common in CI lines); value-taking ones
+# take "--opt value" and "--opt=value".
+PASSTHROUGH_FLAGS = ("--no-incremental", "--show-column-numbers", "--show-error-end", "--strict")
+PASSTHROUGH_VALUES = ("--config-file", "--cache-dir", "--python-version")
+
+_EPILOG = """\
+outputs (--output):
+  text    mypy's own lines (file:line: error: message  [code]) and its summary
+  json    one object: {"version": 1, "status": N, "errors": [{"path", "line", "column",
+          "end_line", "end_column", "severity", "code", "message", "notes": [...]}],
+          "hidden": N, "fatal": ["..."]}; columns 1-based, ends inclusive
+  github  GitHub Actions workflow commands (::error file=...,line=...,col=...,title=CODE::msg)
+  sarif   SARIF 2.1.0, one rule per pypto-* code (GitHub code scanning and other viewers)
+
+signal first: with no mypy config (and no --config-file), only the pypto-* findings and the
+mypy errors about PyPTO itself are shown, and a line counts the hidden rest; --all shows them.
+With a mypy config everything is shown, as mypy would.
+
+mypy options: put them after "--" (pypto-check k.py -- --strict). Accepted before it too:
+  {passthrough}
+
+exit status: 0 nothing to report, 1 findings shown, 2 usage, config or fatal error
+
+codes (pypto-check --explain CODE):
+{codes}"""
+
+
+@dataclass
+class Options:
+    paths: list[str]
+    output: str = "text"
+    show_all: bool = False
+    mypy_args: list[str] = field(default_factory=list)
+    version: bool = False
+    list_codes: bool = False
+    explain: str | None = None
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message} (mypy options go after --; see --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    passthrough = " ".join([*PASSTHROUGH_FLAGS, *(f"{v} VALUE" for v in PASSTHROUGH_VALUES)])
+    parser = _Parser(
+        prog="pypto-check",
+        description="Type-check PyPTO kernels with mypy and the pypto-stubs plugin, config or not.",
+        epilog=_EPILOG.replace("{passthrough}", passthrough).replace("{codes}", list_codes().rstrip("\n")),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check")
+    parser.add_argument("-o", "--output", choices=OUTPUTS, default="text", help="output format (default: text)")
+    parser.add_argument("--all", dest="show_all", action="store_true",
+                        help="show every mypy error, also without a mypy config")
+    parser.add_argument("--version", action="store_true", help="pypto-stubs, mypy and targeted PyPTO versions")
+    parser.add_argument("--list-codes", action="store_true", help="list the pypto-* error codes")
+    parser.add_argument("--explain", metavar="CODE", help="what CODE catches, with a bad and a fixed snippet")
+    mypy = parser.add_argument_group("mypy options accepted before --")
+    for flag in PASSTHROUGH_FLAGS:
+        mypy.add_argument(flag, dest=_dest(flag), action="store_true", help=argparse.SUPPRESS)
+    for flag in PASSTHROUGH_VALUES:
+        mypy.add_argument(flag, dest=_dest(flag), metavar="VALUE", help=argparse.SUPPRESS)
+    add_fix_options(parser)
+    return parser
+
+
+def add_fix_options(parser: argparse.ArgumentParser) -> None:
+    """The rewrite options, in one place; until they exist they are refused, never passed to mypy."""
+    fixes = parser.add_argument_group("fixes (not available yet)")
+    fixes.add_argument("--fix", action="store_true", help=argparse.SUPPRESS)
+    fixes.add_argument("--diff", action="store_true", help=argparse.SUPPRESS)
+    fixes.add_argument("--fix-only", action="store_true", help=argparse.SUPPRESS)
+    fixes.add_argument("--fix-style", metavar="STYLE", help=argparse.SUPPRESS)
+
+
+_FIX_DESTS = ("fix", "diff", "fix_only", "fix_style")
+
+
+def _dest(flag: str) -> str:
+    return "mypy_" + flag.lstrip("-").replace("-", "_")
+
+
+def parse(argv: Sequence[str]) -> Options:
+    """Exits with status 2 (argparse's) on a usage error."""
+    args = list(argv)
+    mypy_args: list[str] = []
+    if "--" in args:
+        cut = args.index("--")
+        args, mypy_args = args[:cut], args[cut + 1:]
+    parser = build_parser()
+    ns = parser.parse_args(args)
+    for dest in _FIX_DESTS:
+        if getattr(ns, dest) not in (False, None):
+            flag = "--" + dest.replace("_", "-")
+            parser.exit(2, f"pypto-check: {flag} is not available yet (automatic fixes are planned); "
+                           "the notes under each finding say what to change\n")
+    before: list[str] = []
+    for flag in PASSTHROUGH_FLAGS:
+        if getattr(ns, _dest(flag)):
+            before.append(flag)
+    for flag in PASSTHROUGH_VALUES:
+        value = getattr(ns, _dest(flag))
+        if value is not None:
+            before += [flag, value]
+    opts = Options(
+        paths=list(ns.paths),
+        output=ns.output,
+        show_all=ns.show_all,
+        mypy_args=before + mypy_args,
+        version=ns.version,
+        list_codes=ns.list_codes,
+        explain=ns.explain,
+    )
+    if not (opts.paths or opts.version or opts.list_codes or opts.explain or mypy_args):
+        parser.error("give at least one PATH to check")
+    return opts

@@ -1,0 +1,120 @@
+"""pypto-check's own options: argparse, no abbreviations, mypy options after --, --version/--help/--explain."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import mypy.version
+import pytest
+
+from mypy_plugin import errorcodes
+from mypy_plugin.cli import main
+from mypy_plugin.cli.catalogue import CODES
+from mypy_plugin.versions import TARGET_PYPTO, pypto_stubs_version
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # usage errors go to stderr only (stdout may be a JSON report)
+    return captured.err
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--outp", "json", "k.py"], "unrecognized arguments: --outp"),
+    (["--out=json", "k.py"], "unrecognized arguments: --out=json"),
+    (["--disallow-untyped-defs", "k.py"], "unrecognized arguments: --disallow-untyped-defs"),
+    (["--output", "xml", "k.py"], "argument -o/--output: invalid choice: 'xml'"),
+    (["--output"], "argument -o/--output: expected one argument"),
+    ([], "give at least one PATH to check"),
+    (["--output", "json"], "give at least one PATH to check"),
+])
+def test_usage_errors_are_clear(argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    err = _usage_error(argv, capsys)
+    assert f"pypto-check: error: {expected}" in err
+    assert "mypy options go after --" in err
+
+
+@pytest.mark.parametrize("flag", ["--fix", "--diff", "--fix-only", "--fix-style=ruff"])
+def test_fix_options_are_refused_not_passed_to_mypy(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    err = _usage_error([flag, "k.py"], capsys)
+    assert f"pypto-check: {flag.split('=')[0]} is not available yet" in err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    out = capsys.readouterr().out
+    assert out == (
+        f"pypto-check {pypto_stubs_version()} (pypto-stubs), mypy {mypy.version.__version__}, "
+        f"targets PyPTO {TARGET_PYPTO}\n"
+    )
+    assert "unknown" not in out  # the package is installed
+
+
+def test_help_lists_outputs_exit_codes_and_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for fmt in ("text", "json", "github", "sarif"):
+        assert f"\n  {fmt} " in out
+    assert "exit status: 0 nothing to report, 1 findings shown, 2 usage, config or fatal error" in out
+    for code in errorcodes.BY_NAME:
+        assert f"\n{code} " in out
+
+
+def test_list_codes_has_every_code(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--list-codes"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == [doc.code for doc in CODES]
+    assert sorted(doc.code for doc in CODES) == sorted(errorcodes.BY_NAME)
+    assert any(line.startswith("pypto-matmul-dtype-doc ") and line.endswith("(off by default)") for line in lines)
+
+
+@pytest.mark.parametrize("name", ["pypto-axis", "axis", "[pypto-axis]"])
+def test_explain(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--explain", name]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("pypto-axis\n\nCatches: A reduction / transpose / unsqueeze axis out of range.\n")
+    assert "PyPTO 0.2.0: FFFFFF 'Axis is not in the reasonable range!'." in out
+    assert "Bad:\n    s = x.sum(2)     # x: [8, 64]\n\nFixed:\n    s = x.sum(-1)\n" in out
+
+
+def test_explain_unknown_code(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--explain", "pypto-banana"]) == 2
+    assert "unknown code 'pypto-banana'; known: pypto-transpose," in capsys.readouterr().err
+
+
+def test_mypy_options_after_double_dash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(ROOT / "examples" / "l2_norm_bad.py", tmp_path / "k.py")
+    assert main(["k.py", "--", "--no-incremental", "--show-column-numbers"]) == 1
+    out = capsys.readouterr().out
+    assert "k.py:18:11: error: PyPTO tensors have no \".abs()\"" in out
+
+
+def test_option_value_forms_are_equal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(ROOT / "examples" / "l2_norm_bad.py", tmp_path / "k.py")
+    outputs = []
+    for argv in (["--output=json", "k.py", "--no-incremental"], ["--output", "json", "k.py", "--no-incremental"],
+                 ["-o", "json", "k.py", "--", "--no-incremental"]):
+        assert main(argv) == 1
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert '"code": "pypto-no-method"' in outputs[0]
+
+
+def test_error_end_implies_columns_as_in_mypy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(ROOT / "examples" / "l2_norm_bad.py", tmp_path / "k.py")
+    assert main(["k.py", "--show-error-end", "--no-incremental"]) == 1
+    assert "k.py:18:11:18:17: error: PyPTO tensors have no \".abs()\"" in capsys.readouterr().out

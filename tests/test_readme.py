@@ -1,0 +1,161 @@
+"""The README's setup snippets work when pasted, and its pypto-check outputs are real runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from mypy_plugin.cli import options
+from mypy_plugin.config import load
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+_FENCE = re.compile(r"^( *)```(\w+)\n(.*?)^\1```$", re.S | re.M)
+
+
+def _blocks(lang: str) -> list[str]:
+    out = []
+    for m in _FENCE.finditer(README):
+        if m.group(2) == lang:
+            indent = len(m.group(1))
+            out.append("".join(line[indent:] + "\n" for line in m.group(3).splitlines()))
+    return out
+
+
+def _block(lang: str, contains: str) -> str:
+    found = [b for b in _blocks(lang) if contains in b]
+    assert len(found) == 1, f"expected one ```{lang} block with {contains!r}, got {len(found)}"
+    return found[0]
+
+
+def _bin() -> str:
+    return str(Path(sys.executable).parent)
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PATH": _bin() + os.pathsep + os.environ.get("PATH", "")}
+
+
+def _pypto_check(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("pypto-check", path=_env()["PATH"])
+    cmd = [exe] if exe else [sys.executable, "-m", "mypy_plugin.cli"]
+    return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, check=False, env=_env())
+
+
+@pytest.mark.parametrize("name, contains", [("pyproject.toml", "[tool.mypy]"), ("mypy.ini", "[pypto-stubs]")])
+def test_config_snippets_enable_the_plugin(tmp_path: Path, name: str, contains: str) -> None:
+    lang = "toml" if name.endswith(".toml") else "ini"
+    (tmp_path / name).write_text(_block(lang, contains))
+    load(str(tmp_path / name))  # every key and value is accepted
+    shutil.copy(ROOT / "examples" / "l2_norm_bad.py", tmp_path / "k.py")
+    result = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "k.py"], cwd=tmp_path,
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "[pypto-no-method]" in result.stdout and "[pypto-matmul-k]" in result.stdout
+
+
+def test_bad_config_value_example_is_a_real_run(tmp_path: Path) -> None:
+    block = _block("console", "rebind_tensors = flase")
+    command, expected = block.splitlines()[0], block.splitlines()[1:]
+    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\n\n[pypto-stubs]\nrebind_tensors = flase\n")
+    (tmp_path / "k.py").write_text("import pypto\n")
+    args = shlex.split(command.split("#")[0])[2:]
+    result = _pypto_check(*args, "--no-incremental", cwd=tmp_path)
+    assert result.returncode == 2
+    assert (result.stdout + result.stderr).splitlines() == expected
+
+
+_SIGNAL_KERNEL = '''\
+import pypto
+import not_a_module
+
+
+def helper(x):
+    y: int = "s"
+    return x
+
+
+@pypto.frontend.jit
+def k(a: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    s = a.sum(-1, keepdims=True)
+    t = pypto.no_such_op(a)
+    out[:] = a.sum(-1, keepdim=True)
+'''
+
+
+def test_signal_first_example_is_a_real_run(tmp_path: Path) -> None:
+    block = _block("console", "other mypy errors hidden")
+    (tmp_path / "k.py").write_text(_SIGNAL_KERNEL)
+    result = _pypto_check("k.py", "--no-incremental", cwd=tmp_path)
+    assert result.stdout.splitlines() == block.splitlines()[1:]
+
+
+def test_github_example_line_is_a_real_run(tmp_path: Path) -> None:
+    m = re.search(r"`(::error file=examples/l2_norm_bad.py[^`]*?) \.\.\.(%0A[^`]*)`", README)
+    assert m is not None
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    lines = _pypto_check("--output", "github", "examples", "--no-incremental", cwd=tmp_path).stdout.splitlines()
+    assert any(line.startswith(m.group(1)) and line.endswith(m.group(2)) for line in lines)
+
+
+def test_vscode_settings_run_the_environments_mypy_with_the_plugin(tmp_path: Path) -> None:
+    settings = json.loads(_block("json", "mypy-type-checker"))
+    assert settings["mypy-type-checker.importStrategy"] == "fromEnvironment"
+    (tmp_path / "pyproject.toml").write_text(_block("toml", "[tool.mypy]"))
+    shutil.copy(ROOT / "examples" / "l2_norm_bad.py", tmp_path / "k.py")
+    # What the extension runs with fromEnvironment: this environment's mypy with the args.
+    args = settings["mypy-type-checker.args"]
+    result = subprocess.run([sys.executable, "-m", "mypy", *args, "--no-incremental", "k.py"], cwd=tmp_path,
+                            capture_output=True, text=True, check=False)
+    assert "[pypto-no-method]" in result.stdout, result.stdout + result.stderr
+
+
+def test_actions_workflow_is_valid_and_its_command_parses() -> None:
+    text = _block("yaml", "runs-on:")
+    workflow = yaml.safe_load(text)
+    schema_file = resources.files("check_jsonschema.builtin_schemas.vendor").joinpath("github-workflows.json")
+    schema = json.loads(schema_file.read_text(encoding="utf-8"))
+    # YAML 1.1 reads the key `on` as True; GitHub (and check-jsonschema) read it as "on".
+    workflow = {("on" if k is True else k): v for k, v in workflow.items()}
+    jsonschema.validators.validator_for(schema)(schema).validate(workflow)
+    assert "on" in workflow
+    runs = [step["run"] for job in workflow["jobs"].values() for step in job["steps"] if "run" in step]
+    checks = [shlex.split(run)[1:] for run in runs if run.startswith("pypto-check")]
+    assert checks == [["--output", "github", "kernels/"]]
+    assert options.parse(checks[0]).output == "github"
+
+
+@pytest.mark.skipif(shutil.which("pre-commit", path=_env()["PATH"]) is None, reason="pre-commit is not installed")
+def test_pre_commit_local_hook(tmp_path: Path) -> None:
+    repo = tmp_path / "user-project"
+    repo.mkdir()
+    (repo / ".pre-commit-config.yaml").write_text(_block("yaml", "repo: local"))
+    shutil.copy(ROOT / "examples" / "l2_norm_bad.py", repo / "bad.py")
+    shutil.copy(ROOT / "examples" / "rms_norm.py", repo / "good.py")
+    env = {**_env(), "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "."], cwd=repo, check=True)
+    result = subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files"], cwd=repo,
+                            capture_output=True, text=True, env=env, check=False, timeout=600)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert 'bad.py:18: error: PyPTO tensors have no ".abs()"' in result.stdout
+    assert "good.py:" not in result.stdout
+
+
+def test_pre_commit_try_repo_command_names_the_hook() -> None:
+    m = re.search(r"`pre-commit try-repo (\S+) (\S+) --files k.py`", README)
+    assert m is not None and m.group(2) == "pypto-check"
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert [h["id"] for h in hooks] == ["pypto-check"]
