@@ -40,10 +40,17 @@ def test_usage_errors_are_clear(argv: list[str], expected: str, capsys: pytest.C
     assert "mypy options go after --" in err
 
 
-@pytest.mark.parametrize("flag", ["--fix", "--diff", "--fix-only", "--fix-style=ruff"])
-def test_fix_options_are_refused_not_passed_to_mypy(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
-    err = _usage_error([flag, "k.py"], capsys)
-    assert f"pypto-check: {flag.split('=')[0]} is not available yet" in err
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["--fix-style=ones", "k.py"], "--fix-style is not available yet"),
+    (["--fix", "--diff", "k.py"], "--fix writes the fixes and --diff only shows them: give one"),
+    (["--fix-only", "pypto-transpose", "k.py"], "--fix-only needs --fix or --diff"),
+    (["--fix", "--fix-only", "pypto-axis", "k.py"], "--fix-only takes fixable codes"),
+])
+def test_fix_option_misuse_is_refused_not_passed_to_mypy(
+    argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    err = _usage_error(argv, capsys)
+    assert f"pypto-check: {expected}" in err
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

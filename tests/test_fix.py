@@ -3,6 +3,9 @@ and the cases it must leave alone."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -10,6 +13,7 @@ import pytest
 
 from mypy_plugin.fix.apply import run
 
+ROOT = Path(__file__).resolve().parent.parent
 CONFIG = "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n"
 
 HEAD = '''\
@@ -172,3 +176,51 @@ def test_a_file_with_a_syntax_error_is_never_edited(tmp_path: Path, broken: str)
     src.write_text(source)
     outcome = run([str(src)], ["--config-file", str(tmp_path / "mypy.ini")])
     assert outcome.texts == {}
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("pypto-check")
+    cmd = [exe] if exe else [sys.executable, "-m", "mypy_plugin.cli"]
+    return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, check=False)
+
+
+def test_cli_diff_shows_and_fix_writes(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "examples" / "attention_scores_bad.py", tmp_path / "k.py")
+    before = (tmp_path / "k.py").read_text()
+    shown = _cli("--diff", "k.py", cwd=tmp_path)
+    assert (tmp_path / "k.py").read_text() == before  # --diff writes nothing
+    assert "-    scores = pypto.matmul(q, k.T, pypto.DT_FP32)\n" in shown.stdout
+    assert "+    scores = pypto.matmul(q, k, pypto.DT_FP32, b_trans=True)\n" in shown.stdout
+    assert shown.stderr.endswith("Would fix 1 error in 1 file; 1 remaining\n")
+    assert shown.returncode == 1  # q @ k (K mismatch, no unambiguous fix) remains
+    fixed = _cli("--fix", "k.py", cwd=tmp_path)
+    assert (tmp_path / "k.py").read_text() == before.replace("q, k.T, pypto.DT_FP32)", "q, k, pypto.DT_FP32, b_trans=True)")
+    assert fixed.stdout.startswith("k.py:20: error: operator @: K-dimension mismatch")
+    assert fixed.returncode == 1
+
+
+def test_cli_fix_only_restricts_and_validates(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "examples" / "l2_norm_bad.py", tmp_path / "k.py")
+    before = (tmp_path / "k.py").read_text()
+    assert _cli("--fix", "--fix-only", "pypto-transpose", "k.py", cwd=tmp_path).returncode == 1
+    assert (tmp_path / "k.py").read_text() == before  # l2_norm_bad has no .T
+    bad = _cli("--fix", "--fix-only", "pypto-axis", "k.py", cwd=tmp_path)
+    assert bad.returncode == 2 and "--fix-only takes fixable codes" in bad.stderr
+    assert _cli("--fix-style", "ones", "k.py", cwd=tmp_path).returncode == 2
+
+
+def test_fixed_examples_match_their_fixed_partner(tmp_path: Path) -> None:
+    """softmax_rows_bad.py fixed by --fix is softmax_rows_fixed.py up to comments and docstring."""
+    shutil.copy(ROOT / "examples" / "softmax_rows_bad.py", tmp_path / "k.py")
+    assert _cli("--fix", "k.py", cwd=tmp_path).returncode == 0
+    assert _code_lines((tmp_path / "k.py").read_text()) == _code_lines(
+        (ROOT / "examples" / "softmax_rows_fixed.py").read_text()
+    )
+
+
+def _code_lines(text: str) -> list[str]:
+    import ast
+
+    tree = ast.parse(text)
+    tree.body = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    return ast.unparse(tree).splitlines()

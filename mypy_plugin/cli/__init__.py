@@ -16,8 +16,10 @@ from pathlib import Path
 from mypy import api
 from mypy.version import __version__ as mypy_version
 
+from ..fix import fix_command
 from ..versions import TARGET_PYPTO, pypto_stubs_version
-from . import environment, formats, options, records, signal_first
+from .. import mypy_output as records
+from . import environment, formats, options, signal_first
 from .catalogue import CODES, list_codes, lookup
 from .project_config import PLUGIN, find_config
 
@@ -51,12 +53,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(opts: options.Options) -> int:
-    args = [*opts.paths, *opts.mypy_args]
     if "--config-file" in opts.mypy_args or any(a.startswith("--config-file=") for a in opts.mypy_args):
-        return _run(opts, args, user_config=True)
+        return _run(opts, [], user_config=True)
     config, enabled = find_config(Path.cwd())
     if config is not None and enabled:
-        return _run(opts, ["--config-file", _shown(config), *args], user_config=True)
+        return _run(opts, ["--config-file", _shown(config)], user_config=True)
     if config is not None:
         sys.stderr.write(
             f"pypto-check: {config} does not enable the plugin; checking with the plugin only. "
@@ -65,7 +66,7 @@ def _check(opts: options.Options) -> int:
     with tempfile.TemporaryDirectory(prefix="pypto-check-") as tmp:
         generated = Path(tmp) / "mypy.ini"
         generated.write_text(_GENERATED, encoding="utf-8")
-        return _run(opts, ["--config-file", str(generated), *args], user_config=config is not None)
+        return _run(opts, ["--config-file", str(generated)], user_config=config is not None)
 
 
 def _shown(path: Path) -> str:
@@ -76,7 +77,10 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _run(opts: options.Options, args: list[str], *, user_config: bool) -> int:
+def _run(opts: options.Options, config_args: list[str], *, user_config: bool) -> int:
+    if opts.fix or opts.diff:
+        return fix_command(opts.paths, [*config_args, *opts.mypy_args], write=opts.fix, only=opts.fix_only)
+    args = [*config_args, *opts.paths, *opts.mypy_args]
     filtered = not (user_config or opts.show_all)
     if opts.output == "text" and not filtered:
         # mypy's own output, untouched.

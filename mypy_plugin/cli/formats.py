@@ -11,7 +11,7 @@ from urllib.parse import quote
 from mypy import errorcodes as mypy_codes
 
 from .catalogue import CODES
-from .records import Record
+from ..mypy_output import Record
 from ..versions import pypto_stubs_version
 
 JSON_SCHEMA_VERSION = 1

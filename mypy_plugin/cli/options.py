@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
 
+from ..fix import FIXABLE
 from .catalogue import list_codes
 
 OUTPUTS = ("text", "json", "github", "sarif")
@@ -48,6 +49,9 @@ class Options:
     version: bool = False
     list_codes: bool = False
     explain: str | None = None
+    fix: bool = False  # write the fixes
+    diff: bool = False  # print them as a unified diff, write nothing
+    fix_only: frozenset[str] | None = None  # the codes to fix (None: every fixable one)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -82,15 +86,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_fix_options(parser: argparse.ArgumentParser) -> None:
-    """The rewrite options, in one place; until they exist they are refused, never passed to mypy."""
-    fixes = parser.add_argument_group("fixes (not available yet)")
-    fixes.add_argument("--fix", action="store_true", help=argparse.SUPPRESS)
-    fixes.add_argument("--diff", action="store_true", help=argparse.SUPPRESS)
-    fixes.add_argument("--fix-only", action="store_true", help=argparse.SUPPRESS)
+    """The rewrite options, in one place."""
+    fixes = parser.add_argument_group("fixes")
+    fixes.add_argument("--fix", action="store_true", help="apply the fixes that have one correct form")
+    fixes.add_argument("--diff", action="store_true", help="print those fixes as a diff, write nothing")
+    fixes.add_argument("--fix-only", metavar="CODE,...", help=f"fix only these codes ({', '.join(FIXABLE)})")
     fixes.add_argument("--fix-style", metavar="STYLE", help=argparse.SUPPRESS)
 
 
-_FIX_DESTS = ("fix", "diff", "fix_only", "fix_style")
+def _fix_codes(parser: argparse.ArgumentParser, raw: str | None) -> frozenset[str] | None:
+    if raw is None:
+        return None
+    codes = frozenset(c.strip() for c in raw.split(",") if c.strip())
+    unknown = sorted(codes - set(FIXABLE))
+    if unknown or not codes:
+        parser.exit(2, f"pypto-check: --fix-only takes fixable codes ({', '.join(FIXABLE)}), not {', '.join(unknown) or raw!r}\n")
+    return codes
 
 
 def _dest(flag: str) -> str:
@@ -106,11 +117,12 @@ def parse(argv: Sequence[str]) -> Options:
         args, mypy_args = args[:cut], args[cut + 1:]
     parser = build_parser()
     ns = parser.parse_args(args)
-    for dest in _FIX_DESTS:
-        if getattr(ns, dest) not in (False, None):
-            flag = "--" + dest.replace("_", "-")
-            parser.exit(2, f"pypto-check: {flag} is not available yet (automatic fixes are planned); "
-                           "the notes under each finding say what to change\n")
+    if ns.fix_style is not None:
+        parser.exit(2, "pypto-check: --fix-style is not available yet (ones, operators and subscript are planned)\n")
+    if ns.fix and ns.diff:
+        parser.exit(2, "pypto-check: --fix writes the fixes and --diff only shows them: give one\n")
+    if ns.fix_only is not None and not (ns.fix or ns.diff):
+        parser.exit(2, "pypto-check: --fix-only needs --fix or --diff\n")
     before: list[str] = []
     for flag in PASSTHROUGH_FLAGS:
         if getattr(ns, _dest(flag)):
@@ -127,6 +139,9 @@ def parse(argv: Sequence[str]) -> Options:
         version=ns.version,
         list_codes=ns.list_codes,
         explain=ns.explain,
+        fix=ns.fix,
+        diff=ns.diff,
+        fix_only=_fix_codes(parser, ns.fix_only),
     )
     if not (opts.paths or opts.version or opts.list_codes or opts.explain or mypy_args):
         parser.error("give at least one PATH to check")

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from .records import Record
+from ..mypy_output import Record
 
 # "pypto", "pypto.frontend", "pypto.Tensor[...]", "Tensor", "Tensor[...]" as mypy quotes them.
 _NAMES_PYPTO = re.compile(r'"pypto(\.[\w.]+)?(\[.*?\])?"|Module "pypto[".]|"(pypto\.)?Tensor(\[[^"]*\])?"')

@@ -25,11 +25,11 @@ def fix_command(targets: Sequence[str], mypy_args: Sequence[str], *, write: bool
     else:
         sys.stdout.write(outcome.diff())
     verb = "Fixed" if write else "Would fix"
-    remaining = len(outcome.remaining)
+    fixed, files, remaining = len(outcome.fixed), len(outcome.texts), len(outcome.remaining)
+    if write:
+        for f in outcome.remaining:
+            sys.stdout.write(f"{f.path}:{f.line}: error: {f.message}  [{f.code}]\n")
     sys.stderr.write(
-        f"{verb} {len(outcome.fixed)} error{'s' * (len(outcome.fixed) != 1)} in "
-        f"{len(outcome.texts)} file{'s' * (len(outcome.texts) != 1)}; {remaining} remaining\n"
+        f"{verb} {fixed} error{'s' * (fixed != 1)} in {files} file{'s' * (files != 1)}; {remaining} remaining\n"
     )
-    for f in outcome.remaining:
-        sys.stdout.write(f"{f.path}:{f.line}: error: {f.message}  [{f.code}]\n") if write else None
     return 1 if remaining else 0

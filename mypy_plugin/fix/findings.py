@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mypy import api
 
-# path:line:col:end_line:end_col: severity: message  [code]  (--show-column-numbers --show-error-end)
-_LINE = re.compile(
-    r"^(?P<path>.+?):(?P<line>\d+):(?P<column>\d+):(?P<end_line>\d+):(?P<end_column>\d+): "
-    r"(?P<severity>error|note|warning): (?P<message>.*?)(?:  \[(?P<code>[a-z0-9-]+)\])?$"
-)
+from .. import mypy_output
+
 _FLAGS = ("--show-column-numbers", "--show-error-end", "--show-error-codes", "--no-pretty", "--no-error-summary")
 
 
@@ -40,25 +36,13 @@ class Finding:
 
 
 def parse(text: str) -> list[Finding]:
-    """mypy's error lines as findings; notes on the error's line belong to it."""
-    found: list[Finding] = []
-    for raw in text.splitlines():
-        m = _LINE.match(raw)
-        if m is None:
-            continue
-        if m["severity"] == "note":
-            last = found[-1] if found else None
-            if last is not None and (last.path, last.line) == (m["path"], int(m["line"])):
-                found[-1] = Finding(**{**last.__dict__, "notes": (*last.notes, m["message"])})
-            continue
-        if m["severity"] != "error":
-            continue
-        found.append(Finding(
-            path=m["path"], line=int(m["line"]), column=int(m["column"]),
-            end_line=int(m["end_line"]), end_column=int(m["end_column"]),
-            code=m["code"] or "", message=m["message"],
-        ))
-    return found
+    """The errors of mypy's output (with their notes) that point at a line and column."""
+    return [
+        Finding(r.path, r.line, r.column, r.end_line or r.line, r.end_column or r.column, r.code or "", r.message,
+                tuple(r.notes))
+        for r in mypy_output.parse(text).records
+        if r.severity == "error" and r.line is not None and r.column is not None
+    ]
 
 
 def collect(targets: Sequence[str], mypy_args: Sequence[str], shadows: Mapping[str, str] | None = None) -> list[Finding]:
