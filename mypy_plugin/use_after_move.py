@@ -90,16 +90,18 @@ def _reads(e: Node | None) -> Iterator[NameExpr]:
 class _Walker(ProgramOrder[Moved]):
     def __init__(self, api: CheckerPluginInterface) -> None:
         self.api = api
-        self.reported: set[tuple[int, int]] = set()
+        # One error per name and line: ``t + t + ... + t`` is one mistake, and thousands of
+        # errors on one line cost mypy quadratic time (it de-duplicates each line's errors).
+        self.reported: set[tuple[str, int]] = set()
 
     def _check(self, e: Node | None, moved: Moved) -> None:
         if not moved:
             return  # nothing moved yet on this path: nothing to look for
         for n in _reads(e):
             m = moved.get(n.name)
-            if m is None or (n.line, n.column) in self.reported:
+            if m is None or (n.name, n.line) in self.reported:
                 continue
-            self.reported.add((n.line, n.column))
+            self.reported.add((n.name, n.line))
             when = " in an earlier loop iteration" if m.line >= n.line else ""
             report(
                 self.api,
