@@ -10,8 +10,9 @@ from __future__ import annotations
 import ast
 from typing import Final
 
-from mypy.nodes import SymbolTableNode, Var
+from mypy.nodes import SymbolTableNode, TypeInfo, Var
 from mypy.plugin import AnalyzeTypeContext
+from mypy.server.trigger import make_trigger
 from mypy.types import (
     AnyType,
     EllipsisType,
@@ -25,6 +26,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .debug import degrade
 from .knowledge.arith import fold
 from .knowledge.dtypes import DTYPES, FP32
 from .knowledge.ops import TensorVal
@@ -52,9 +54,19 @@ class _Resolver:
             return None
         try:
             sym = lookup(name, self.ctx.context, suppress_errors=True)
-        except Exception:
+        except Exception as err:
+            degrade(err)
             return None
         return sym if isinstance(sym, SymbolTableNode) else None
+
+    def depend_on(self, fullname: str) -> None:
+        """The type read here depends on ``fullname``'s value: tell the daemon, which otherwise
+        sees no reference to it (the annotation's type holds only the value) and would not
+        analyze this definition again when that constant changes in another module."""
+        semanal = getattr(self.ctx.api, "api", None)  # TypeAnalyser internals; skip if they move
+        add = getattr(semanal, "add_plugin_dependency", None)
+        if add is not None:
+            add(make_trigger(fullname))
 
     def dim(self, t: Type) -> Dim:
         if isinstance(t, RawExpressionType):
@@ -76,6 +88,7 @@ class _Resolver:
         if node.fullname in _UNKNOWN_DIMS:
             return None
         if isinstance(node, Var):
+            self.depend_on(node.fullname)
             if isinstance(node.final_value, int) and not isinstance(node.final_value, bool):
                 return node.final_value
             declared = get_proper_type(node.type) if node.type is not None else None
@@ -122,14 +135,35 @@ class _Resolver:
         if node.fullname.startswith("pypto.") and short in DTYPES:
             return True, short
         if isinstance(node, Var):
+            self.depend_on(node.fullname)
             return True, dtype_of_value(node.type)
         return True, None
 
 
+def _is_pypto_tensor(ctx: AnalyzeTypeContext) -> bool:
+    """Is ``pypto.Tensor`` the generic class of the stubs? A local ``pypto`` package may define
+    it as anything (None, a function, an alias, a class with other parameters)."""
+    lookup = getattr(ctx.api, "lookup_fully_qualified", None)
+    if lookup is None:
+        return False
+    try:
+        sym = lookup(TENSOR)
+    except Exception:  # an assertion when the name is not there: not the PyPTO we know
+        return False
+    node = sym.node if isinstance(sym, SymbolTableNode) else None
+    return isinstance(node, TypeInfo) and len(node.defn.type_vars) == 2
+
+
 def analyze_tensor(ctx: AnalyzeTypeContext) -> Type:
+    if not _is_pypto_tensor(ctx):
+        # Not ours to read: unknown, and silent (mypy's own checks of that pypto still apply
+        # everywhere else).
+        return AnyType(TypeOfAny.from_error)
     try:
         return _analyze(ctx)
-    except Exception:  # never crash mypy: an unreadable annotation is "some tensor"
+    except Exception as err:  # never crash mypy: an unreadable annotation is "some tensor"
+        degrade(err)
+        # Cannot raise: _is_pypto_tensor checked that the name is a class with two parameters.
         return ctx.api.named_type(TENSOR, [_any(), _any()])
 
 

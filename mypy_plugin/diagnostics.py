@@ -10,6 +10,7 @@ from mypy.nodes import CallExpr, Context, Expression, MemberExpr, NameExpr
 from mypy.plugin import CheckerPluginInterface
 
 from . import errorcodes as codes
+from .debug import degrade
 from .knowledge.members import MISSING
 from .knowledge.ops import TensorVal
 from .knowledge.shapes import ShapeError, fmt_shape
@@ -50,7 +51,8 @@ def _unwatched(api: CheckerPluginInterface) -> Iterator[None]:
 
 def shape_error(api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Context, *, unwatched: bool = False) -> None:
     code = codes.BY_NAME.get(err.code)
-    if code is None:
+    if code is None:  # a rule naming a code that does not exist is a bug: loud in debug mode
+        degrade(KeyError(f"unknown error code {err.code!r} (not in errorcodes.BY_NAME)"))
         return
     message = err.message if not op or err.message.startswith(op) else f"{op}: {err.message}"
     report(api, code, message, err.note, ctx, unwatched=unwatched)

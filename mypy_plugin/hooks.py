@@ -1,7 +1,8 @@
 """mypy hooks for op calls: read the arguments, ask the op table, return the result type.
 
 A hook never decides semantics: :mod:`knowledge.ops` does. Any internal failure degrades
-to the declared return type ("some tensor"), never to a traceback.
+to the declared return type ("some tensor"), never to a traceback (``PYPTO_STUBS_DEBUG=1``
+re-raises it instead, see :mod:`debug`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from mypy.types import AnyType, CallableType, Type, TupleType, TypeOfAny, get_pr
 from . import diagnostics
 from .call_args import CallArgs
 from .config import PluginConfig
+from .debug import degrade
 from .knowledge.checks import Call, Env, op_checks
 from .knowledge.tiles import NOT_SET, UNKNOWN, TileState
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
@@ -116,7 +118,8 @@ def function_hook(session: Session, op: Op) -> Callable[[FunctionContext], Type]
     def hook(ctx: FunctionContext) -> Type:
         try:
             return _apply(session, op, CallArgs.of_function(ctx), ctx, op.function_label)
-        except Exception:  # never crash mypy
+        except Exception as err:  # never crash mypy
+            degrade(err)
             return ctx.default_return_type
 
     return hook
@@ -130,7 +133,8 @@ def method_hook(session: Session, op: Op) -> Callable[[MethodContext], Type]:
             if tensor_val(ctx.type) is None:
                 return ctx.default_return_type
             return _apply(session, op, CallArgs.of_method(ctx), ctx, label)
-        except Exception:
+        except Exception as err:
+            degrade(err)
             return ctx.default_return_type
 
     return hook
@@ -142,8 +146,8 @@ def no_method_hook(name: str) -> Callable[[MethodContext], Type]:
             val = tensor_val(ctx.type)
             receiver = diagnostics.describe(val)
             diagnostics.no_method(ctx.api, name, receiver, ctx.context)
-        except Exception:
-            pass
+        except Exception as err:
+            degrade(err)
         return ctx.default_return_type
 
     return hook
@@ -157,7 +161,8 @@ def constructor_hook(ctx: FunctionContext) -> Type:
         dtype = args.dtype("dtype", 1) if args.given("dtype", 1) else ("DT_FP32" if dims else None)
         shape = tuple(dims) if dims else None
         return tensor_type(TensorVal(shape, dtype), ctx.api.named_generic_type)
-    except Exception:
+    except Exception as err:
+        degrade(err)
         return ctx.default_return_type
 
 
@@ -168,8 +173,8 @@ def attribute_no_method_hook(name: str) -> Callable[[AttributeContext], Type]:
                 val = tensor_val(ctx.type)
                 receiver = diagnostics.describe(val)
                 diagnostics.no_method(ctx.api, name, receiver, ctx.context)
-        except Exception:
-            pass
+        except Exception as err:
+            degrade(err)
         return ctx.default_attr_type
 
     return hook
@@ -195,8 +200,8 @@ def transpose_attribute_hook(session: Session) -> Callable[[AttributeContext], T
                     # Carry on as if it worked, so one mistake does not cascade.
                     swapped = val.shape[:-2] + (val.shape[-1], val.shape[-2])
                     return tensor_type(TensorVal(swapped, val.dtype), ctx.api.named_generic_type)
-        except Exception:
-            pass
+        except Exception as err:
+            degrade(err)
         return ctx.default_attr_type
 
     return hook
@@ -217,11 +222,12 @@ def decorator_hook(ctx: FunctionContext | MethodContext) -> Type:
     definition, and relax what callers may pass."""
     try:
         check_kernel(ctx.api, ctx.context)
-    except Exception:
-        pass
+    except Exception as err:
+        degrade(err)
     try:
         return _relax_kernel(ctx.default_return_type)
-    except Exception:
+    except Exception as err:
+        degrade(err)
         return ctx.default_return_type
 
 
@@ -246,8 +252,8 @@ def write_hook(session: Session, kind: str) -> Callable[[MethodContext], Type]:
             target = args.source("input", 0) or "the output"
             for problem in check_write(dest, keys, value, target):
                 diagnostics.shape_error(ctx.api, problem, "", ctx.context)
-        except Exception:
-            pass
+        except Exception as err:
+            degrade(err)
         return ctx.default_return_type
 
     return hook
@@ -264,5 +270,6 @@ def shape_attribute_hook(ctx: AttributeContext) -> Type:
         static = val.shape is not None and all(d is not None for d in val.shape)
         item: Type = named("builtins.int", []) if static else AnyType(TypeOfAny.special_form)
         return named("builtins.list", [item])
-    except Exception:
+    except Exception as err:
+        degrade(err)
         return ctx.default_attr_type

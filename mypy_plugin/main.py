@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -36,6 +37,11 @@ def _fingerprint() -> str:
 _PLUGIN_FINGERPRINT: Final = _fingerprint()
 
 
+def _version_stamp(options: dict[str, Any]) -> str:
+    text = json.dumps(options, sort_keys=True)
+    return f"{_PLUGIN_FINGERPRINT}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+
 _DECORATORS: Final = frozenset({"pypto.frontend.jit", "pypto.frontend.function"})
 
 
@@ -53,6 +59,12 @@ class PyptoPlugin(Plugin):
             sys.stderr.write(f"{options.config_file}: error: {err}\n")
             raise SystemExit(2) from None
         self.session = hooks.Session(self.config)
+        # `dmypy run` loads the plugin again on each run and restarts when a plugin module's
+        # __version__ differs from the running one's (mypy's plugins snapshot): so a changed
+        # [pypto-stubs] option, or plugin code, restarts the daemon instead of going unseen.
+        package = sys.modules.get(__package__ or "mypy_plugin")
+        if package is not None:
+            setattr(package, "__version__", _version_stamp(self.config.to_json()))
         self._function_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
         self._method_hooks: dict[str, Callable[[MethodContext], Type] | None] = {}
         # Tensor annotations in the call form are lost by the parser: rewrite them before it

@@ -40,7 +40,7 @@ from mypy.nodes import (
     WithStmt,
 )
 
-from mypy.types import TupleType, get_proper_type
+from mypy.types import TupleType, Type, get_proper_type
 
 from .call_args import int_of_type
 from .knowledge.arith import fold
@@ -55,10 +55,45 @@ _MAX_HELPER_DEPTH: Final = 3
 _CACHE_SIZE: Final = 512
 
 
-class _Flow(ProgramOrder[TileState]):
-    def __init__(self, module: MypyFile, modules: Mapping[str, MypyFile], depth: int) -> None:
+class _Pass:
+    """What one analysis of a function shares across the helpers it walks into: what the
+    result was read from (to know when it is stale) and each helper's effect, computed once."""
+
+    def __init__(self, module: MypyFile, modules: Mapping[str, MypyFile]) -> None:
         self.module = module
         self.modules = modules
+        # (object, attribute, value read): the result holds while every one is unchanged. In the
+        # daemon a function keeps its FuncDef across edits (mypy merges the new tree into the
+        # old nodes) and a constant in another module keeps its Var, with a new value.
+        self.inputs: dict[tuple[int, str], tuple[object, object]] = {}
+        self.effects: dict[tuple[int, int, TileState], TileState] = {}
+        self.setters: dict[int, bool] = {}
+
+    def read(self, obj: object, attr: str) -> object:
+        value = getattr(obj, attr)
+        self.inputs.setdefault((id(obj), attr), (obj, value))
+        return value
+
+    def sets_tiles(self, func: FuncDef) -> bool:
+        self.read(func, "body")
+        found = self.setters.get(id(func))
+        if found is None:
+            found = self.setters[id(func)] = _sets_tiles(func)
+        return found
+
+    def still_valid(self) -> bool:
+        return all(_same(getattr(obj, attr, None), value) for (_, attr), (obj, value) in self.inputs.items())
+
+
+def _same(a: object, b: object) -> bool:
+    return a is b or (type(a) is int and type(b) is int and a == b)
+
+
+class _Flow(ProgramOrder[TileState]):
+    def __init__(self, run: _Pass, depth: int) -> None:
+        self.run = run
+        self.module = run.module
+        self.modules = run.modules
         self.depth = depth
         self.at: dict[int, TileState] = {}
         self.exit: TileState = HELPER_ENTRY  # after the whole body; set by TileFlowCache
@@ -73,7 +108,7 @@ class _Flow(ProgramOrder[TileState]):
             return -e.expr.value
         if isinstance(e, RefExpr) and isinstance(e.node, Var):
             # Final constants (the source rewrite declares UPPER_CASE int constants Final).
-            v = e.node.final_value
+            v = self.run.read(e.node, "final_value")
             return v if type(v) is int else None
         if isinstance(e, OpExpr):
             a, b = self._int(e.left), self._int(e.right)
@@ -85,7 +120,8 @@ class _Flow(ProgramOrder[TileState]):
             return tuple(self._int(i) for i in e.items)
         if isinstance(e, RefExpr) and isinstance(e.node, Var) and e.node.is_final:
             # ``VEC: Final = (8, 4)`` has the type tuple[Literal[8]?, Literal[4]?].
-            t = get_proper_type(e.node.type)
+            declared = self.run.read(e.node, "type")
+            t = get_proper_type(declared) if isinstance(declared, Type) else None
             if isinstance(t, TupleType):
                 return tuple(int_of_type(i) for i in t.items)
         return None
@@ -193,12 +229,18 @@ class _Flow(ProgramOrder[TileState]):
             return state
         owner = func.fullname.rsplit(".", 1)[0] if "." in func.fullname else ""
         if func.fullname.startswith(f"{self.module.fullname}."):
-            if self.depth >= _MAX_HELPER_DEPTH:
-                return TileState(UNKNOWN, UNKNOWN) if _sets_tiles(func) else state
-            if not _sets_tiles(func):
+            if not self.run.sets_tiles(func):
                 return state
-            helper = _Flow(self.module, self.modules, self.depth + 1)
-            return helper.block(func.body.body, state)
+            if self.depth >= _MAX_HELPER_DEPTH:
+                return TileState(UNKNOWN, UNKNOWN)
+            # A helper's effect depends only on it, its depth and the tiles it is entered with:
+            # computed once per pass (a helper called N times, or a recursive one, stays linear).
+            key = (id(func), self.depth, state)
+            effect = self.run.effects.get(key)
+            if effect is None:
+                effect = _Flow(self.run, self.depth + 1).block(func.body.body, state)
+                self.run.effects[key] = effect
+            return effect
         mod = self.modules.get(owner)
         if mod is not None and mod.is_stub or owner.startswith(("pypto", "builtins", "typing")):
             return state
@@ -272,6 +314,13 @@ def decorated_with(deco: Decorator, fullnames: Iterable[str]) -> bool:
 
 
 def is_kernel(module: MypyFile, func: FuncDef) -> bool:
+    if not func.is_decorated:
+        return False
+    # A module-level kernel is its name's symbol: no scan (a scan per function is quadratic
+    # in a module of many kernels).
+    sym = module.names.get(func.name)
+    if sym is not None and isinstance(sym.node, Decorator) and sym.node.func is func:
+        return decorated_with(sym.node, KERNEL_DECORATORS)
     for node in _decorators(module):
         if node.func is func:
             return decorated_with(node, KERNEL_DECORATORS)
@@ -293,23 +342,31 @@ def _decorators(node: object, depth: int = 0) -> Iterable[Decorator]:
 
 
 class TileFlowCache:
-    """One flow pass per function, kept for its hooks; holds the function so ids stay unique."""
+    """One flow pass per function, kept for its hooks while what it was read from is unchanged:
+    the function's body (a new one after each edit, in the daemon too), the constants and helper
+    bodies it read. Holds the function so ids stay unique."""
 
     def __init__(self) -> None:
-        self._flows: OrderedDict[int, tuple[FuncDef, _Flow]] = OrderedDict()
+        self._flows: OrderedDict[int, tuple[FuncDef, _Pass, _Flow]] = OrderedDict()
 
     def _flow(self, module: MypyFile, func: FuncDef, modules: Mapping[str, MypyFile]) -> _Flow:
         entry = self._flows.get(id(func))
-        if entry is None or entry[0] is not func:
-            flow = _Flow(module, modules, 0)
-            flow.exit = flow.block(func.body.body, KERNEL_ENTRY if is_kernel(module, func) else HELPER_ENTRY)
-            entry = (func, flow)
+        if entry is None or entry[0] is not func or not entry[1].still_valid():
+            run = _Pass(module, modules)
+            kernel = is_kernel(module, func)
+            run.read(func, "body")
+            run.read(func, "is_decorated")
+            flow = _Flow(run, 0)
+            flow.exit = flow.block(func.body.body, KERNEL_ENTRY if kernel else HELPER_ENTRY)
+            run.effects.clear()  # only needed while walking
+            run.setters.clear()
+            entry = (func, run, flow)
             self._flows[id(func)] = entry
             if len(self._flows) > _CACHE_SIZE:
                 self._flows.popitem(last=False)
         else:
             self._flows.move_to_end(id(func))
-        return entry[1]
+        return entry[2]
 
     def states(self, module: MypyFile, func: FuncDef, node: object,
                modules: Mapping[str, MypyFile]) -> tuple[TileState | None, TileState]:

@@ -61,37 +61,47 @@ def _name(e: Expression | None) -> str | None:
     return e.name if isinstance(e, NameExpr) else None
 
 
+_READ_ATTRS = ("callee", "expr", "left", "right", "operands", "base", "index", "items", "args",
+               "begin_index", "end_index", "stride", "cond", "if_expr", "else_expr", "value")
+
+
 def _reads(e: Node | None) -> Iterator[NameExpr]:
-    """Names read by an expression, in source order (not inside lambdas)."""
-    if e is None or isinstance(e, LambdaExpr):
-        return
-    if isinstance(e, NameExpr):
-        yield e
-        return
-    for attr in ("callee", "expr", "left", "right", "operands", "base", "index", "items", "args",
-                 "begin_index", "end_index", "stride", "cond", "if_expr", "else_expr", "value"):
-        v = getattr(e, attr, None)
-        if isinstance(v, list):
-            for i in v:
-                if isinstance(i, Expression):
-                    yield from _reads(i)
-        elif isinstance(v, Expression):
-            yield from _reads(v)
+    """Names read by an expression, in source order (not inside lambdas). An explicit stack,
+    not recursion: ``t + t + ... + t`` nests thousands deep, and nested ``yield from`` would
+    cost the depth for every name."""
+    stack: list[Node] = [e] if e is not None else []
+    while stack:
+        n = stack.pop()
+        if isinstance(n, LambdaExpr):
+            continue
+        if isinstance(n, NameExpr):
+            yield n
+            continue
+        children: list[Node] = []
+        for attr in _READ_ATTRS:
+            v = getattr(n, attr, None)
+            if isinstance(v, list):
+                children.extend(i for i in v if isinstance(i, Expression))
+            elif isinstance(v, Expression):
+                children.append(v)
+        stack.extend(reversed(children))
 
 
 class _Walker(ProgramOrder[Moved]):
     def __init__(self, api: CheckerPluginInterface) -> None:
         self.api = api
-        self.reported: set[tuple[int, int]] = set()
+        # One error per name and line: ``t + t + ... + t`` is one mistake, and thousands of
+        # errors on one line cost mypy quadratic time (it de-duplicates each line's errors).
+        self.reported: set[tuple[str, int]] = set()
 
     def _check(self, e: Node | None, moved: Moved) -> None:
         if not moved:
             return  # nothing moved yet on this path: nothing to look for
         for n in _reads(e):
             m = moved.get(n.name)
-            if m is None or (n.line, n.column) in self.reported:
+            if m is None or (n.name, n.line) in self.reported:
                 continue
-            self.reported.add((n.line, n.column))
+            self.reported.add((n.name, n.line))
             when = " in an earlier loop iteration" if m.line >= n.line else ""
             report(
                 self.api,
