@@ -12,7 +12,9 @@ code that never uses PyPTO, so the plugin sets them on the module's own ``Option
 
 mypy computes a module's cache key from the global options, not from this copy, so cached
 results stay valid; the change is a function of the module's source (a tensor annotation) and
-of the plugin (part of the cache key), so cold, warm and daemon runs agree.
+of the plugin (part of the cache key), so cold, warm and daemon runs agree. (A module with a
+section of its own, ``[mypy-kernels.attn]``, shares mypy's cached copy: the first warm run after
+a cold one rechecks it once, then the cache holds.)
 """
 
 from __future__ import annotations
