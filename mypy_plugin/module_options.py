@@ -28,8 +28,10 @@ _EVERY_MODULE: Final = "*.*"  # an "unstructured" glob: matched by every module 
 
 def prepare(options: Options) -> None:
     """Called at plugin load, before mypy builds its per-module option cache."""
-    if getattr(options, "_per_module_cache", None) is None:
-        options.per_module_options.setdefault(_EVERY_MODULE, {})
+    if getattr(options, "_per_module_cache", None) is None and _EVERY_MODULE not in options.per_module_options:
+        # A new dict, not an edit in place: dmypy compares the options it was started with
+        # (a snapshot that shares this dict) to the next run's, and would restart every run.
+        options.per_module_options = {**options.per_module_options, _EVERY_MODULE: {}}
 
 
 class ModuleOptions:

@@ -57,3 +57,18 @@ def test_plain_mypy_with_the_plugin_agrees_with_pypto_check(tmp_path: Path) -> N
     nested = [ln for ln in _lines(plain.stdout) if ln.startswith("examples/nested_in_test.py") and ": error:" in ln]
     assert [ln.split(":")[1] for ln in nested] == ["10", "11"], plain.stdout
     assert "[pypto-use-after-move]" in nested[0] and "[pypto-no-method]" in nested[1], plain.stdout
+
+
+def test_daemon_keeps_running_across_runs(tmp_path: Path) -> None:
+    # The plugin's per-module section must not look like a configuration change to dmypy.
+    (tmp_path / "k.py").write_text(NESTED)
+    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\n")
+    dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(tmp_path / ".dmypy.json")]
+    run = [*dmypy, "run", "--", "--config-file", "mypy.ini", "--cache-dir", str(tmp_path / ".cache"), "k.py"]
+    try:
+        first = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True, check=False, timeout=300)
+        second = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True, check=False, timeout=300)
+    finally:
+        subprocess.run([*dmypy, "stop"], cwd=tmp_path, capture_output=True, check=False, timeout=60)
+    assert "Restarting" not in second.stdout + second.stderr, second.stdout + second.stderr
+    assert second.stdout == first.stdout.replace("Daemon started\n", ""), first.stdout + "\n---\n" + second.stdout
