@@ -3,7 +3,7 @@
 library, copied into a temporary directory, checked by plain mypy and by mypy with the plugin;
 the two outputs must be identical, line for line.
 
-    python scripts/plain_mypy_equality.py [-n 40] [--flags "--strict"]
+    python scripts/plain_mypy_equality.py [-n 54] [--flags=--strict]
 
 Exit status 0 when identical, 1 with a diff otherwise. CI runs a few modules of it
 (tests/test_module_options.py).
@@ -81,7 +81,7 @@ def compare(n: int, flags: list[str]) -> tuple[bool, str, int]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-n", type=int, default=len(MODULES), help="number of stdlib modules (default: all listed)")
-    ap.add_argument("--flags", default="", help='extra mypy flags for both runs, e.g. "--strict"')
+    ap.add_argument("--flags", default="", help="extra mypy flags for both runs, e.g. --flags=--strict")
     args = ap.parse_args(argv)
     same, text, count = compare(args.n, shlex.split(args.flags))
     summary = text.strip().splitlines()[-1] if text.strip() else ""
