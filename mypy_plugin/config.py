@@ -37,7 +37,8 @@ class PluginConfig:
     # "dim" = the folklore rule (tensor dim * bytes % 32), for teams that always tile the full dim.
     reduce_align_fallback: str = "tile"
     # Kernels rebind names to tensors of other shapes (t = reshape(t, ...)); mypy's
-    # allow_redefinition lets each assignment have its own type. False keeps mypy's default.
+    # allow_redefinition (set in modules with tensor annotations only, see module_options) lets
+    # each assignment have its own type. False keeps mypy's default.
     rebind_tensors: bool = True
 
     @property

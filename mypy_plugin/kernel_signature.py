@@ -27,10 +27,11 @@ from mypy.nodes import (
     WithStmt,
 )
 from mypy.plugin import CheckerPluginInterface
-from mypy.types import AnyType, CallableType, TypeOfAny, UnboundType
+from mypy.types import AnyType, CallableType, Type, TypeOfAny, UnionType, get_proper_type
 
 from . import errorcodes as codes
 from .diagnostics import report
+from .tensor_types import is_tensor, tensor_val
 from .tile_flow import KERNEL_DECORATORS, decorated_with
 from .use_after_move import check_moves
 
@@ -59,8 +60,22 @@ def _returns(stmts: list[Statement]) -> Iterator[ReturnStmt]:
                     yield from _returns(blk.body)
 
 
-def _is_tensor_annotation(t: object) -> bool:
-    return isinstance(t, UnboundType) and t.name.rsplit(".", 1)[-1] in ("Tensor", "tensor")
+def _param_kind(analyzed: Type | None, written: Type) -> bool | None:
+    """Is the parameter a tensor (True), not one (False), or unknown (None)? Decided on the
+    analyzed type, so aliases (``Act = pypto.Tensor[...]``, ``from pypto import Tensor as PT``)
+    count and a user's own class named ``Tensor`` does not."""
+    if isinstance(written, AnyType) and written.type_of_any == TypeOfAny.unannotated:
+        return False  # no annotation: the frontend takes it as a non-tensor
+    if analyzed is None:
+        return None
+    if is_tensor(analyzed):
+        return True
+    p = get_proper_type(analyzed)
+    if isinstance(p, AnyType):
+        return False if p.type_of_any == TypeOfAny.explicit else None  # None: mypy could not read it
+    if isinstance(p, UnionType) and tensor_val(p) is not None:
+        return None  # tensors of several shapes
+    return False
 
 
 def check_kernel(api: CheckerPluginInterface, context: Context) -> None:
@@ -97,10 +112,14 @@ def check_signature(api: CheckerPluginInterface, context: Decorator) -> None:
         )
     seen_other: str | None = None
     has_tensor = False
-    for arg, kind, t in zip(func.arguments, sig.arg_kinds, sig.arg_types):
+    analyzed = func.type.arg_types if isinstance(func.type, CallableType) else []
+    for i, (arg, kind, t) in enumerate(zip(func.arguments, sig.arg_kinds, sig.arg_types)):
         if kind in (ARG_STAR, ARG_STAR2):
             continue
-        if _is_tensor_annotation(t):
+        tensor = _param_kind(analyzed[i] if i < len(analyzed) else None, t)
+        if tensor is None:
+            continue
+        if tensor:
             has_tensor = True
             if seen_other is not None:
                 report(

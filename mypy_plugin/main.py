@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from mypy.nodes import MypyFile
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -20,7 +21,7 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, Type, TypeOfAny
 
-from . import config, hooks
+from . import config, hooks, implicit_return, module_options
 from .annotations import analyze_tensor
 from .knowledge.members import NO_METHODS
 from .source_rewrite import transform_source
@@ -72,8 +73,17 @@ class PyptoPlugin(Plugin):
         # by mypy's Python-ast parser.
         options.native_parser = False
         options.transform_source = transform_source
-        if self.config.allows_rebinding:
-            options.allow_redefinition = True
+        # allow_redefinition and check_untyped_defs, only for modules with tensor annotations.
+        module_options.prepare(options)
+        self.module_options = module_options.ModuleOptions(options, self.config.allows_rebinding)
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        # The one hook between parsing and semantic analysis: kernels return None (--strict).
+        try:
+            implicit_return.imply_none_return(file)
+        except Exception:  # never crash mypy
+            pass
+        return []
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         # The plugin's own code is part of the answer: a new version rechecks everything.
@@ -81,12 +91,19 @@ class PyptoPlugin(Plugin):
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         if fullname in (TENSOR, "pypto.tensor"):  # `tensor` is the runtime alias
-            return analyze_tensor
+            return self._analyze_tensor
         if fullname.startswith("pypto.DT_"):
             # ``dim: pypto.DT_INT8``: a dtype value as a (scalar) parameter's annotation, as real
             # kernels write it; not a type, but not our business either.
             return _any_type
         return None
+
+    def _analyze_tensor(self, ctx: AnalyzeTypeContext) -> Type:
+        try:
+            self.module_options.apply(ctx.api)
+        except Exception:  # never crash mypy
+            pass
+        return analyze_tensor(ctx)
 
     # mypy asks once per call expression: build each hook once per fullname.
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:

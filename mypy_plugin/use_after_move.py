@@ -2,7 +2,8 @@
 
 ``out[:] = t``, ``out[...] = t`` and ``out.move(t)`` hand ``t``'s storage to ``out``; reading
 ``t`` again fails at trace time with ``ValueError: Empty tensor.`` (or SIGSEGV in a reduction).
-Assembling into a slice (``out[a:b, :] = t``) does not move. One pass over a kernel's body in
+Assembling into a slice (``out[a:b, :] = t``) does not move, and only a PyPTO tensor moves into
+a PyPTO tensor (``prev[:] = t`` on a Python list copies references). One pass over a kernel's body in
 program order: branches merge (a name moved on any path counts), loop bodies are walked twice
 so a move late in the body meets a read early in the next iteration, and assigning the name
 again clears it.
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from mypy.nodes import (
     AssignmentStmt,
+    Block,
     CallExpr,
     EllipsisExpr,
     Expression,
@@ -27,15 +29,20 @@ from mypy.nodes import (
     NameExpr,
     Node,
     OperatorAssignmentStmt,
+    RefExpr,
     SliceExpr,
     Statement,
+    TempNode,
     TupleExpr,
 )
 from mypy.plugin import CheckerPluginInterface
+from mypy.types import AnyType, CallableType, TypeOfAny
 
 from . import errorcodes as codes
 from .diagnostics import report
+from .knowledge.ops import OPS
 from .program_order import ProgramOrder
+from .tensor_types import is_tensor
 
 
 @dataclass(frozen=True)
@@ -87,9 +94,69 @@ def _reads(e: Node | None) -> Iterator[NameExpr]:
         stack.extend(reversed(children))
 
 
+class _Outputs:
+    """Which names provably hold a PyPTO tensor, for a destination. Asked where mypy applies the
+    decorator, before it checks the body: parameters have their declared types, locals only
+    their assignments, so a local counts when every assignment to it is a ``pypto.*`` call."""
+
+    def __init__(self, func: FuncDef) -> None:
+        self.params: dict[str, bool] = {}
+        analyzed = func.type.arg_types if isinstance(func.type, CallableType) else []
+        for i, arg in enumerate(func.arguments):
+            self.params[arg.variable.name] = i < len(analyzed) and is_tensor(analyzed[i])
+        self.assigned: dict[str, list[Expression]] = {}
+        for a in _assignments(func.body.body):
+            for lv in a.lvalues:
+                for t in lv.items if isinstance(lv, TupleExpr) else [lv]:
+                    n = _name(t)
+                    if n is not None:
+                        # a tuple target or a chain a = b = ... gets an unknown value
+                        simple = isinstance(lv, NameExpr) and len(a.lvalues) == 1
+                        self.assigned.setdefault(n, []).append(a.rvalue if simple else TempNode(AnyType(TypeOfAny.special_form)))
+
+    def tensor(self, e: Expression) -> str | None:
+        """The name if it provably holds a PyPTO tensor (a list, Any or anything unknown: None)."""
+        name = _name(e)
+        if name is None:
+            return None
+        if name in self.params:
+            return name if self.params[name] and name not in self.assigned else None
+        values = self.assigned.get(name)
+        if values and all(_pypto_call(v) for v in values):
+            return name
+        return None
+
+
+def _pypto_call(e: Expression) -> bool:
+    """``pypto.tensor(...)``, ``pypto.full(...)``, ``pypto.exp(x)`` ...: a call that returns one tensor."""
+    if not (isinstance(e, CallExpr) and isinstance(e.callee, RefExpr) and e.callee.fullname.startswith("pypto.")):
+        return False
+    name = e.callee.fullname[len("pypto."):]
+    return name in ("tensor", "Tensor") or (name in OPS and not name.startswith("__") and name != "topk")
+
+
+def _assignments(stmts: list[Statement]) -> Iterator[AssignmentStmt]:
+    """Every assignment in a body, nested blocks included (not nested functions)."""
+    for s in stmts:
+        if isinstance(s, AssignmentStmt):
+            yield s
+        for attr in ("body", "else_body", "finally_body"):
+            b = getattr(s, attr, None)
+            if isinstance(b, Block):
+                yield from _assignments(b.body)
+            elif isinstance(b, list):  # IfStmt.body
+                for blk in b:
+                    if isinstance(blk, Block):
+                        yield from _assignments(blk.body)
+        for blk in getattr(s, "handlers", None) or []:
+            if isinstance(blk, Block):
+                yield from _assignments(blk.body)
+
+
 class _Walker(ProgramOrder[Moved]):
-    def __init__(self, api: CheckerPluginInterface) -> None:
+    def __init__(self, api: CheckerPluginInterface, outputs: _Outputs) -> None:
         self.api = api
+        self.outputs = outputs
         # One error per name and line: ``t + t + ... + t`` is one mistake, and thousands of
         # errors on one line cost mypy quadratic time (it de-duplicates each line's errors).
         self.reported: set[tuple[str, int]] = set()
@@ -147,7 +214,7 @@ class _Walker(ProgramOrder[Moved]):
             src = _name(s.rvalue)
             if src is not None and len(s.lvalues) == 1:
                 lv = s.lvalues[0]
-                dest = _name(lv.base) if isinstance(lv, IndexExpr) else None
+                dest = self.outputs.tensor(lv.base) if isinstance(lv, IndexExpr) else None
                 if isinstance(lv, IndexExpr) and dest is not None and _whole_key(lv.index):
                     key = "..." if isinstance(lv.index, EllipsisExpr) else ":"
                     moved = {**moved, src: _Move(s.line, dest, f"{dest}[{key}] = {src}")}
@@ -160,7 +227,7 @@ class _Walker(ProgramOrder[Moved]):
             self._check(s.expr, moved)
             e = s.expr
             if isinstance(e, CallExpr) and isinstance(e.callee, MemberExpr) and e.callee.name == "move" and len(e.args) == 1:
-                dest, src = _name(e.callee.expr), _name(e.args[0])
+                dest, src = self.outputs.tensor(e.callee.expr), _name(e.args[0])
                 if dest is not None and src is not None:
                     moved = {**moved, src: _Move(s.line, dest, f"{dest}.move({src})")}
             return moved
@@ -169,4 +236,4 @@ class _Walker(ProgramOrder[Moved]):
 
 
 def check_moves(api: CheckerPluginInterface, func: FuncDef) -> None:
-    _Walker(api).block(func.body.body, {})
+    _Walker(api, _Outputs(func)).block(func.body.body, {})

@@ -1,12 +1,16 @@
-"""Writes into outputs (facts §3.1): ``out[:] = t`` and ``out.move(t)`` are a plain move and
-``out[a:b, ...] = t`` an assemble; 0.2.0 checks neither shape nor dtype (B11, B12, R43)."""
+"""Writes into outputs: ``out[:] = t`` and ``out.move(t)`` are a plain move and ``out[a:b, ...] = t``
+an assemble; 0.2.0 checks neither shape nor dtype (B11, B12, R43). A key mixing int indices and
+slices (``out[i] = row``, ``out[i, :] = row``) first reshapes the value, putting a 1 at each int
+position; that reshape asserts that the value has one dim per slice, so a ``[1, 64]`` row written
+through ``out[i]`` fails at trace time while a ``[64]`` row is assembled (the regression kernels
+``out_row_*`` were run through the compiler)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from .ops import TensorVal
-from .shapes import ShapeError, Shape, differ, fmt_shape, index
+from .shapes import ShapeError, Shape, differ, fmt_shape, index, is_int_key
 
 _SILENT = "PyPTO 0.2.0 does not check this: the kernel compiles and writes wrong data"
 
@@ -57,19 +61,29 @@ def check_write(dest: TensorVal, keys: Sequence[object] | None, value: TensorVal
     whole = keys is None or is_whole(keys)
     region: Shape = dest.shape if whole else index(dest.shape, keys or [])
     region_text = f"{target} {fmt_shape(dest.shape)}" if whole else f"the region {fmt_shape(region)} of {target} {fmt_shape(dest.shape)}"
-    if _provably_different(region, value.shape):
-        with_ones = None
-        if not whole and keys is not None and dest.shape is not None and region is not None:
-            # A mix of ints and slices reshapes the value with 1s at the int positions.
-            with_ones = index(dest.shape, [slice(None) if isinstance(k, int) else k for k in keys])
-        if not (with_ones is not None and not _provably_different(with_ones, value.shape)):
-            problems.append(
-                ShapeError(
-                    "pypto-out-shape",
-                    f"writes a {fmt_shape(value.shape)} result into {region_text}; {_SILENT}",
-                    _shape_fix(region, value.shape, target, whole),
-                )
+    ints = 0 if whole or keys is None else sum(1 for k in keys if is_int_key(k))
+    slices = len(dest.shape) - ints if dest.shape is not None else None
+    if ints and region is not None and slices and value.shape is not None and len(value.shape) != slices:
+        # Tensor.__setitem__ -> _add_one_dim: the value needs one dim per slice of the key.
+        problems.append(
+            ShapeError(
+                "pypto-out-shape",
+                f"writes a {fmt_shape(value.shape)} result into {region_text} through {ints} int "
+                f"{'index' if ints == 1 else 'indices'}: the frontend needs a value with one dim per slice "
+                f"({slices}) and fails at trace time (AssertionError: The number of slice in key ({slices}) "
+                f"must match the length of input Tensor ({len(value.shape)}))",
+                f"write a {fmt_shape(region)} value (pypto.reshape(x, {list(region)})) or index with slices "
+                "(out[i:i + 1, :] = x)",
             )
+        )
+    elif _provably_different(region, value.shape):
+        problems.append(
+            ShapeError(
+                "pypto-out-shape",
+                f"writes a {fmt_shape(value.shape)} result into {region_text}; {_SILENT}",
+                _shape_fix(region, value.shape, target, whole),
+            )
+        )
     if value.dtype is not None and dest.dtype is not None and value.dtype != dest.dtype:
         problems.append(
             ShapeError(
