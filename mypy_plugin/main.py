@@ -23,6 +23,7 @@ from mypy.types import AnyType, Type, TypeOfAny
 
 from . import config, hooks, implicit_return, module_options
 from .annotations import analyze_tensor
+from .debug import degrade
 from .knowledge.members import NO_METHODS
 from .source_rewrite import transform_source
 from .tensor_types import TENSOR
@@ -81,8 +82,8 @@ class PyptoPlugin(Plugin):
         # The one hook between parsing and semantic analysis: kernels return None (--strict).
         try:
             implicit_return.imply_none_return(file)
-        except Exception:  # never crash mypy
-            pass
+        except Exception as err:  # never crash mypy
+            degrade(err)
         return []
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
@@ -101,8 +102,8 @@ class PyptoPlugin(Plugin):
     def _analyze_tensor(self, ctx: AnalyzeTypeContext) -> Type:
         try:
             self.module_options.apply(ctx.api)
-        except Exception:  # never crash mypy
-            pass
+        except Exception as err:  # never crash mypy
+            degrade(err)
         return analyze_tensor(ctx)
 
     # mypy asks once per call expression: build each hook once per fullname.
