@@ -29,14 +29,17 @@ class ModuleConstants:
 
     def __init__(self, tree: ast.Module) -> None:
         counts: dict[str, int] = {}
-        self.statements: dict[str, ast.Assign] = {}
+        self.statements: dict[str, ast.Assign | ast.AnnAssign] = {}
         for stmt in tree.body:
             for name in _bound_names(stmt):
                 counts[name] = counts.get(name, 0) + 1
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 self.statements[stmt.targets[0].id] = stmt
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+                self.statements[stmt.target.id] = stmt
         local = _names_bound_in_functions(tree)
         self.statements = {k: v for k, v in self.statements.items() if counts.get(k) == 1 and k not in local}
+        self._rebindable = rebindable_names(tree)
 
     def value(self, name: str) -> ast.expr | None:
         stmt = self.statements.get(name)
@@ -61,10 +64,15 @@ class ModuleConstants:
         return None
 
     def final_candidates(self) -> list[ast.Assign]:
-        """UPPER_CASE constants whose value is an int or a tuple of ints: safe to make Final."""
-        out = []
+        """UPPER_CASE constants whose value is an int or a tuple of ints, bound by one plain
+        assignment and by nothing else anywhere in the module: safe to make Final here."""
+        out: list[ast.Assign] = []
+        if self._rebindable is None:
+            return out
         for name, stmt in self.statements.items():
-            if not _CONSTANT_NAME.match(name):
+            if not isinstance(stmt, ast.Assign) or stmt.type_comment is not None:
+                continue
+            if not _CONSTANT_NAME.match(name) or name in self._rebindable:
                 continue
             v = stmt.value
             if self.int_value(v) is not None or (
@@ -79,6 +87,49 @@ class ModuleConstants:
         if isinstance(v, (ast.Attribute, ast.List, ast.Tuple)):
             return v
         return None
+
+
+_NAMESPACE_CALLS: Final = frozenset({"globals", "vars", "exec", "eval", "setattr", "__import__"})
+
+
+def rebindable_names(tree: ast.Module) -> set[str] | None:
+    """Names that something in the module may bind again (a second binding anywhere, a walrus,
+    ``except ... as``, ``del``, ``X.NAME = ...``, ``global``); None when anything can be
+    (``from m import *`` may bind any name, ``globals()``/``setattr``/``exec`` any other)."""
+    seen: dict[str, int] = {}
+    attrs: set[str] = set()
+
+    def bind(name: str) -> None:
+        seen[name] = seen.get(name, 0) + 1
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bind(node.id)
+        elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+            attrs.add(node.attr)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                bind((alias.asname or alias.name).split(".")[0])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bind(node.name)
+        elif isinstance(node, ast.arg):
+            bind(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bind(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                bind(name)
+                bind(name)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _NAMESPACE_CALLS:
+            return None
+        else:  # match-statement captures (3.10+) without naming their classes
+            for field in ("name", "rest"):
+                value = getattr(node, field, None)
+                if isinstance(value, str) and type(node).__name__.startswith("Match"):
+                    bind(value)
+    return {name for name, n in seen.items() if n > 1} | attrs
 
 
 def _bound_names(stmt: ast.stmt) -> Iterator[str]:
