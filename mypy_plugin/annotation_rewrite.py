@@ -118,15 +118,14 @@ class AnnotationRewriter:
             else:
                 self._item(arg)
         for kw in node.keywords:
-            kw_start = src.start(kw)
-            if kw.arg in _POSITIONAL_KEYWORDS:
-                src.blank(kw_start, src.start(kw.value))
-                if kw.arg == "shape":
-                    self._shape(kw.value)
-                else:
-                    self._item(kw.value)
+            # ``name=`` up to its ``=`` only: a parenthesized value keeps its parentheses.
+            src.blank(src.start(kw), src.data.index(b"=", src.start(kw)) + 1)
+            if kw.arg == "shape":
+                self._shape(kw.value)
+            elif kw.arg in _POSITIONAL_KEYWORDS:
+                self._item(kw.value)
             else:  # name=, data_ptr=, device=, ori_shape=: nothing the checker reads
-                src.replace(kw_start, src.end(kw.value), "None")
+                self._replace(kw.value, "None")
 
     def _subscript(self, node: ast.Subscript) -> None:
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]

@@ -44,7 +44,7 @@ __all__ = ["EXPR_PREFIX", "rewrite_source", "rewrite_unchecked", "transform_sour
 # Cheap test before parsing: a tensor annotation (any form), a pypto Tensor imported under
 # another name, or a module-level UPPER_CASE binding (at a line start, for any line break).
 _WORTH_PARSING: Final = re.compile(
-    r"ensor\s*[(\[]|ensor\s+as\s|(?:^|\r)_?[A-Z][A-Z0-9_]*[ \t]*=", re.MULTILINE
+    r"ensor[\s)]*[(\[]|ensor\s+as\s|(?:^|\r)_?[A-Z][A-Z0-9_]*[ \t]*=", re.MULTILINE
 )
 
 
