@@ -25,15 +25,17 @@ class PyptoNames:
         self.modules = {"pypto"}
         self.tensors: set[str] = set()
         star = False
+        local: set[str] = set()
         for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
+            if isinstance(node, ast.ClassDef):
+                local.add(node.name)
+            elif isinstance(node, ast.Import):
                 self.modules.update(a.asname for a in node.names if a.name == "pypto" and a.asname)
             elif isinstance(node, ast.ImportFrom) and node.module == "pypto" and node.level == 0:
                 star = star or any(a.name == "*" for a in node.names)
                 self.tensors.update(a.asname or a.name for a in node.names if a.name in _TENSOR_NAMES)
         if star:
             self.tensors |= _TENSOR_NAMES
-        local = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
         self.tensors -= local
 
     def is_tensor(self, node: ast.expr) -> bool:
@@ -153,7 +155,7 @@ class AnnotationRewriter:
         src.blank(end - 1, end)
         for key, value in zip(node.keys, node.values):
             assert key is not None
-            src.blank(src.start(key), src.start(value))  # 'shape':
+            src.blank(src.start(key), src.colon_after(src.end(key)) + 1)  # 'shape':
             if isinstance(key, ast.Constant) and key.value == "shape":
                 self._shape(value)
             else:

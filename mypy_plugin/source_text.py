@@ -75,6 +75,14 @@ class SourceText:
                 break
         raise EditError(f"no call parenthesis after byte {pos}")
 
+    def colon_after(self, pos: int) -> int:
+        """The ``:`` after a dict key ending at ``pos`` (only blanks may come between)."""
+        i = pos
+        while i < len(self.data) and self.data[i] in b" \t\f\r\n":
+            i += 1
+        self.expect(i, b":")
+        return i
+
     # --- edits (all keep every line break of the span they replace, so no line moves) ---
     def replace(self, start: int, end: int, text: str) -> None:
         """``text`` (one line) over [start, end), padded with spaces to the old width when it is
