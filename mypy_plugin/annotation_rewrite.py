@@ -245,9 +245,6 @@ def _anchor(tree: ast.Module) -> ast.stmt | None:
     return None
 
 
-_COMPOUND: Final = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.ClassDef)
-
-
 def annotation_sites(tree: ast.Module) -> list[tuple[ast.expr, frozenset[str]]]:
     """Every annotation, with the parameter names of the functions enclosing it. Annotations
     only sit on statements, so only statements are visited (not expressions)."""
@@ -264,11 +261,11 @@ def annotation_sites(tree: ast.Module) -> list[tuple[ast.expr, frozenset[str]]]:
                 visit(child.body, params | {x.arg for x in args})
             elif isinstance(child, ast.AnnAssign):
                 found.append((child.annotation, params))
-            elif isinstance(child, _COMPOUND):
+            else:  # blocks of if/for/while/with/try/class, also except* and match (3.10+)
                 for field in ("body", "orelse", "finalbody"):
                     visit(getattr(child, field, []), params)
-                for handler in getattr(child, "handlers", []):
-                    visit(handler.body, params)
+                for block in (*getattr(child, "handlers", []), *getattr(child, "cases", [])):
+                    visit(block.body, params)
 
     visit(tree.body, frozenset())
     return found

@@ -38,8 +38,11 @@ class ModuleConstants:
             elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
                 self.statements[stmt.target.id] = stmt
         local = _names_bound_in_functions(tree)
-        self.statements = {k: v for k, v in self.statements.items() if counts.get(k) == 1 and k not in local}
         self._rebindable = rebindable_names(tree)
+        rebound = self._rebindable or set()  # (with a star import, the module's own binding wins)
+        self.statements = {
+            k: v for k, v in self.statements.items() if counts.get(k) == 1 and k not in local and k not in rebound
+        }
 
     def value(self, name: str) -> ast.expr | None:
         stmt = self.statements.get(name)
