@@ -234,7 +234,11 @@ def _anchor(tree: ast.Module) -> ast.stmt | None:
     (those must come first); a ``try:``/``with`` body counts, an ``if`` body may be unreachable."""
     body = tree.body
     futures = [i for i, s in enumerate(body) if isinstance(s, ast.ImportFrom) and s.module == "__future__"]
-    pending: list[ast.stmt] = list(body[futures[-1] if futures else 0:])
+    after = body[futures[-1] if futures else 0:]
+    first_import = next((s for s in after if isinstance(s, (ast.Import, ast.ImportFrom))), None)
+    if first_import is not None and not futures:
+        return first_import  # where a reader looks for imports
+    pending: list[ast.stmt] = list(after)
     while pending:
         stmt = pending.pop(0)
         if isinstance(stmt, (ast.Try, ast.With)):

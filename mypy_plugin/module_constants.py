@@ -92,13 +92,13 @@ class ModuleConstants:
         return None
 
 
-_NAMESPACE_CALLS: Final = frozenset({"globals", "vars", "exec", "eval", "setattr", "__import__"})
+_NAMESPACE_CALLS: Final = frozenset({"globals", "vars", "exec"})  # may write any module name
 
 
 def rebindable_names(tree: ast.Module) -> set[str] | None:
     """Names that something in the module may bind again (a second binding anywhere, a walrus,
-    ``except ... as``, ``del``, ``X.NAME = ...``, ``global``); None when anything can be
-    (``from m import *`` may bind any name, ``globals()``/``setattr``/``exec`` any other)."""
+    ``except ... as``, ``del``, ``X.NAME = ...``, ``setattr(X, "NAME", ...)``, ``global``); None
+    when anything can be (``from m import *``, ``globals()``, ``vars()``, ``exec``)."""
     seen: dict[str, int] = {}
     attrs: set[str] = set()
 
@@ -127,6 +127,12 @@ def rebindable_names(tree: ast.Module) -> set[str] | None:
                 bind(name)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _NAMESPACE_CALLS:
             return None
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
+            # setattr(module, "ROWS", 4); a computed name (setattr(obj, f.name, v)) is taken as
+            # an object's attribute, as mypy itself does.
+            written = node.args[1] if len(node.args) > 1 else None
+            if isinstance(written, ast.Constant) and isinstance(written.value, str):
+                attrs.add(written.value)
         else:  # match-statement captures (3.10+) without naming their classes
             for field in ("name", "rest"):
                 value = getattr(node, field, None)

@@ -77,6 +77,14 @@ CASES = {
         "import pypto\ndef k(a: pypto.Tensor([8], pypto.DT_FP32, name=(\n'a'))) -> None: ...\n",
         "import pypto\ndef k(a: pypto.Tensor[[8], pypto.DT_FP32,      (\nNone)]) -> None: ...\n",
     ),
+    "setattr_with_a_computed_name_is_an_object_attribute": (
+        "import pypto\nROWS = 8\nsetattr(obj, field.name, 1)\n",
+        f"import pypto; {FINAL}\nROWS: _PyptoStubsFinal = 8\nsetattr(obj, field.name, 1)\n",
+    ),
+    "docstring_first_then_import": (
+        '"""doc"""\nimport pypto\nROWS = 8\n',
+        f'"""doc"""\nimport pypto; {FINAL}\nROWS: _PyptoStubsFinal = 8\n',
+    ),
     "tensor_imported_as": (
         "from pypto import Tensor as PT\ndef k(a: PT([8, 4], pypto.DT_FP32)) -> None: ...\n",
         "from pypto import Tensor as PT\ndef k(a: PT[[8, 4], pypto.DT_FP32]) -> None: ...\n",
@@ -95,6 +103,7 @@ UNCHANGED = {
     "rebound_by_walrus": "import pypto\nROWS = 16\nprint(ROWS := 4)\n",
     "rebound_in_a_function": "import pypto\nROWS = 16\ndef f():\n    global ROWS\n    ROWS = 4\n",
     "namespace_writes": "import pypto\nROWS = 16\nglobals()['ROWS'] = 4\n",
+    "setattr_by_name": "import pypto\nROWS = 16\nsetattr(sys.modules[__name__], 'ROWS', 4)\n",
     "type_comment": "import pypto\nROWS = 16  # type: int\n",
     "does_not_parse": "import pypto\nROWS = 16\ndef (:\n",
 }
