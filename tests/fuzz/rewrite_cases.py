@@ -187,9 +187,12 @@ class Tally:
     counts: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
 
+    last: set[str] = field(default_factory=set)  # what the case being checked added
+
     def add(self, key: str, source: str) -> None:
         self.counts[key] += 1
         self.examples.setdefault(key, source)
+        self.last.add(key)
 
 
 FAILURES = ("unparsable", "moved lines", "exceptions", "guarded unparsable", "guarded moved lines",
@@ -203,12 +206,14 @@ def check(source: str, tally: Tally) -> None:
     except (SyntaxError, ValueError):
         tally.add("invalid inputs (skipped)", source)
         return
+    tally.last = set()
     tally.add("cases", source)
     try:
         raw, _ = rewrite_unchecked(source)
     except Exception:  # an edit the source did not confirm: declined, input kept
         tally.add("declined (input kept)", source)
         raw = source
+    raw_tree = before
     try:
         raw_tree = _parse(raw)
     except SyntaxError:
@@ -223,13 +228,16 @@ def check(source: str, tally: Tally) -> None:
         return
     if out != source:
         tally.add("rewritten", source)
-    try:
-        out_tree = _parse(out)
-    except SyntaxError:
-        tally.add("guarded unparsable", source)
-        return
-    if positions(out_tree) != positions(before):
-        tally.add("guarded moved lines", source)
+    if out == raw and "unparsable" not in tally.last and "moved lines" not in tally.last:
+        out_tree = raw_tree  # already checked above
+    else:
+        try:
+            out_tree = _parse(out)
+        except SyntaxError:
+            tally.add("guarded unparsable", source)
+            return
+        if positions(out_tree) != positions(before):
+            tally.add("guarded moved lines", source)
     try:
         again = rewrite_source(out)
         again_tree = _parse(again)
