@@ -21,12 +21,12 @@ class PyptoNames:
     """How this module spells ``pypto`` and ``pypto.Tensor`` (``import pypto as pt``,
     ``from pypto import Tensor as PT``); a local ``Tensor`` class is not pypto's."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, nodes: list[ast.AST]) -> None:
         self.modules = {"pypto"}
         self.tensors: set[str] = set()
         star = False
         local: set[str] = set()
-        for node in ast.walk(tree):
+        for node in nodes:
             if isinstance(node, ast.ClassDef):
                 local.add(node.name)
             elif isinstance(node, ast.Import):

@@ -15,6 +15,25 @@ AST_OPS: Final[dict[type, str]] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", as
 _CONSTANT_NAME: Final = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
 
 
+def all_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` but expression contexts (what ``ast.walk`` yields, several times
+    faster: no generators; this runs on every file that mentions pypto)."""
+    out = [tree]
+    i = 0
+    while i < len(out):
+        node = out[i]
+        i += 1
+        for field in node._fields:
+            if field == "ctx":
+                continue
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                out.extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                out.append(value)
+    return out
+
+
 def dotted(node: ast.expr) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
@@ -27,7 +46,7 @@ def dotted(node: ast.expr) -> str | None:
 class ModuleConstants:
     """Names bound exactly once at module level (and never in a function), with their value."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, nodes: list[ast.AST]) -> None:
         counts: dict[str, int] = {}
         self.statements: dict[str, ast.Assign | ast.AnnAssign] = {}
         for stmt in tree.body:
@@ -38,7 +57,7 @@ class ModuleConstants:
             elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
                 self.statements[stmt.target.id] = stmt
         local = _names_bound_in_functions(tree)
-        self._rebindable = rebindable_names(tree)
+        self._rebindable = rebindable_names(nodes)
         rebound = self._rebindable or set()  # (with a star import, the module's own binding wins)
         self.statements = {
             k: v for k, v in self.statements.items() if counts.get(k) == 1 and k not in local and k not in rebound
@@ -95,7 +114,7 @@ class ModuleConstants:
 _NAMESPACE_CALLS: Final = frozenset({"globals", "vars", "exec"})  # may write any module name
 
 
-def rebindable_names(tree: ast.Module) -> set[str] | None:
+def rebindable_names(nodes: list[ast.AST]) -> set[str] | None:
     """Names that something in the module may bind again (a second binding anywhere, a walrus,
     ``except ... as``, ``del``, ``X.NAME = ...``, ``setattr(X, "NAME", ...)``, ``global``); None
     when anything can be (``from m import *``, ``globals()``, ``vars()``, ``exec``)."""
@@ -105,7 +124,7 @@ def rebindable_names(tree: ast.Module) -> set[str] | None:
     def bind(name: str) -> None:
         seen[name] = seen.get(name, 0) + 1
 
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             bind(node.id)
         elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
@@ -141,6 +160,9 @@ def rebindable_names(tree: ast.Module) -> set[str] | None:
     return {name for name, n in seen.items() if n > 1} | attrs
 
 
+_BLOCKS: Final = (ast.If, ast.While, ast.With, ast.Try)
+
+
 def _bound_names(stmt: ast.stmt) -> Iterator[str]:
     targets: list[ast.expr] = []
     if isinstance(stmt, ast.Assign):
@@ -154,10 +176,11 @@ def _bound_names(stmt: ast.stmt) -> Iterator[str]:
     elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
         for alias in stmt.names:
             yield (alias.asname or alias.name).split(".")[0]
-    elif isinstance(stmt, (ast.If, ast.While, ast.With, ast.Try)):
+    elif isinstance(stmt, _BLOCKS):
         # A name bound inside a branch is not a constant: count it again.
-        for child in ast.walk(stmt):
-            if isinstance(child, ast.stmt) and child is not stmt:
+        # (The walk reaches nested blocks itself: their statements are not walked again.)
+        for child in all_nodes(stmt):
+            if isinstance(child, ast.stmt) and not isinstance(child, _BLOCKS):
                 yield from _bound_names(child)
     for t in targets:
         for n in ast.walk(t):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterator
 from typing import Final
 
 # The helper imports the rewrite appends (``from typing import Final as _PyptoStubsFinal``).
@@ -35,26 +34,26 @@ def _is_helper_import(node: ast.AST) -> bool:
 _ANNOTATION_FIELDS: Final = frozenset({"annotation", "returns"})
 
 
-def layout(tree: ast.Module) -> Iterator[tuple[object, ...]]:
+def layout(tree: ast.Module) -> list[tuple[object, ...]]:
     """Everything a rewrite must not change, in order: each node outside annotations with its
     kind, lines and identity (name, attribute, constant), and each annotation's first line.
     An annotation added where there was none (``X = 1`` -> ``X: Final = 1``) is not compared,
-    and an added assignment annotation reads as a plain assignment."""
-
-    def visit(node: ast.AST) -> Iterator[tuple[object, ...]]:
+    and an added assignment annotation reads as a plain assignment. (An explicit stack, not
+    recursion: this runs on every rewritten file.)"""
+    out: list[tuple[object, ...]] = []
+    stack: list[ast.AST] = list(reversed(tree.body))
+    while stack:
+        node = stack.pop()
         if _is_helper_import(node):
-            return
-        kind = "Assign" if isinstance(node, ast.AnnAssign) else type(node).__name__
+            continue
         lines = (getattr(node, "lineno", None), getattr(node, "end_lineno", None))
-        ident: object = None
         if isinstance(node, ast.Assign) or (isinstance(node, ast.AnnAssign) and _added(node)):
             # An assignment gains at most an annotation: compare its target(s) and value only.
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for child in (*targets, node.value):
-                if child is not None:
-                    yield from visit(child)
-            yield ("Assign", *lines)
-            return
+            out.append(("Assign", *lines))
+            stack.extend(reversed([*targets, *([node.value] if node.value is not None else [])]))
+            continue
+        ident: object = None
         if isinstance(node, ast.Name):
             ident = node.id
         elif isinstance(node, ast.Attribute):
@@ -64,20 +63,22 @@ def layout(tree: ast.Module) -> Iterator[tuple[object, ...]]:
         elif isinstance(node, ast.Constant):
             ident = repr(node.value)
         if lines != (None, None) or ident is not None:
-            yield (kind, *lines, ident)
-        for field, value in ast.iter_fields(node):
-            children = value if isinstance(value, list) else [value]
-            for child in children:
+            out.append(("Assign" if isinstance(node, ast.AnnAssign) else type(node).__name__, *lines, ident))
+        children: list[ast.AST] = []
+        for field in node._fields:
+            if field == "ctx":
+                continue
+            value = getattr(node, field, None)
+            for child in value if isinstance(value, list) else [value]:
                 if not isinstance(child, ast.AST):
                     continue
                 if field in _ANNOTATION_FIELDS:
                     # Its first line (``(Tensor\n)`` is an annotation ending a line earlier).
-                    yield ("annotation", getattr(child, "lineno", None))
-                    continue
-                yield from visit(child)
-
-    for stmt in tree.body:
-        yield from visit(stmt)
+                    out.append(("annotation", getattr(child, "lineno", None)))
+                else:
+                    children.append(child)
+        stack.extend(reversed(children))
+    return out
 
 
 def _added(node: ast.AnnAssign) -> bool:
@@ -91,7 +92,7 @@ def check(before: ast.Module, after_source: str) -> None:
         after = parse(after_source)
     except (SyntaxError, ValueError) as err:
         raise RewriteRejected(f"the rewritten source does not parse: {err}") from None
-    old, new = list(layout(before)), list(layout(after))
+    old, new = layout(before), layout(after)
     if old != new:
         diff = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
         raise RewriteRejected(

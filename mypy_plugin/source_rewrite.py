@@ -36,7 +36,7 @@ from typing import Final
 
 from . import rewrite_guard
 from .annotation_rewrite import EXPR_PREFIX, AnnotationRewriter, PyptoNames, annotation_sites
-from .module_constants import ModuleConstants
+from .module_constants import ModuleConstants, all_nodes
 from .source_text import SourceText
 
 __all__ = ["EXPR_PREFIX", "rewrite_source", "rewrite_unchecked", "transform_source"]
@@ -53,7 +53,8 @@ def rewrite_unchecked(source: str) -> tuple[str, ast.Module]:
     :func:`rewrite_source`. Raises on a source that does not parse."""
     tree = rewrite_guard.parse(source)
     src = SourceText(source)
-    rewriter = AnnotationRewriter(src, ModuleConstants(tree), PyptoNames(tree))
+    nodes = all_nodes(tree)
+    rewriter = AnnotationRewriter(src, ModuleConstants(tree, nodes), PyptoNames(nodes))
     for node, params in annotation_sites(tree):
         rewriter.annotation(node, params)
     rewriter.finalize_constants()
