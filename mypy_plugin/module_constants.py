@@ -15,6 +15,25 @@ AST_OPS: Final[dict[type, str]] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", as
 _CONSTANT_NAME: Final = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
 
 
+def all_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` but expression contexts (what ``ast.walk`` yields, several times
+    faster: no generators; this runs on every file that mentions pypto)."""
+    out = [tree]
+    i = 0
+    while i < len(out):
+        node = out[i]
+        i += 1
+        for field in node._fields:
+            if field == "ctx":
+                continue
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                out.extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                out.append(value)
+    return out
+
+
 def dotted(node: ast.expr) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
@@ -27,16 +46,22 @@ def dotted(node: ast.expr) -> str | None:
 class ModuleConstants:
     """Names bound exactly once at module level (and never in a function), with their value."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, nodes: list[ast.AST]) -> None:
         counts: dict[str, int] = {}
-        self.statements: dict[str, ast.Assign] = {}
+        self.statements: dict[str, ast.Assign | ast.AnnAssign] = {}
         for stmt in tree.body:
             for name in _bound_names(stmt):
                 counts[name] = counts.get(name, 0) + 1
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 self.statements[stmt.targets[0].id] = stmt
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+                self.statements[stmt.target.id] = stmt
         local = _names_bound_in_functions(tree)
-        self.statements = {k: v for k, v in self.statements.items() if counts.get(k) == 1 and k not in local}
+        self._rebindable = rebindable_names(nodes)
+        rebound = self._rebindable or set()  # (with a star import, the module's own binding wins)
+        self.statements = {
+            k: v for k, v in self.statements.items() if counts.get(k) == 1 and k not in local and k not in rebound
+        }
 
     def value(self, name: str) -> ast.expr | None:
         stmt = self.statements.get(name)
@@ -61,10 +86,15 @@ class ModuleConstants:
         return None
 
     def final_candidates(self) -> list[ast.Assign]:
-        """UPPER_CASE constants whose value is an int or a tuple of ints: safe to make Final."""
-        out = []
+        """UPPER_CASE constants whose value is an int or a tuple of ints, bound by one plain
+        assignment and by nothing else anywhere in the module: safe to make Final here."""
+        out: list[ast.Assign] = []
+        if self._rebindable is None:
+            return out
         for name, stmt in self.statements.items():
-            if not _CONSTANT_NAME.match(name):
+            if not isinstance(stmt, ast.Assign) or stmt.type_comment is not None:
+                continue
+            if not _CONSTANT_NAME.match(name) or name in self._rebindable:
                 continue
             v = stmt.value
             if self.int_value(v) is not None or (
@@ -81,6 +111,58 @@ class ModuleConstants:
         return None
 
 
+_NAMESPACE_CALLS: Final = frozenset({"globals", "vars", "exec"})  # may write any module name
+
+
+def rebindable_names(nodes: list[ast.AST]) -> set[str] | None:
+    """Names that something in the module may bind again (a second binding anywhere, a walrus,
+    ``except ... as``, ``del``, ``X.NAME = ...``, ``setattr(X, "NAME", ...)``, ``global``); None
+    when anything can be (``from m import *``, ``globals()``, ``vars()``, ``exec``)."""
+    seen: dict[str, int] = {}
+    attrs: set[str] = set()
+
+    def bind(name: str) -> None:
+        seen[name] = seen.get(name, 0) + 1
+
+    for node in nodes:
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bind(node.id)
+        elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+            attrs.add(node.attr)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                bind((alias.asname or alias.name).split(".")[0])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bind(node.name)
+        elif isinstance(node, ast.arg):
+            bind(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bind(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                bind(name)
+                bind(name)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _NAMESPACE_CALLS:
+            return None
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
+            # setattr(module, "ROWS", 4); a computed name (setattr(obj, f.name, v)) is taken as
+            # an object's attribute, as mypy itself does.
+            written = node.args[1] if len(node.args) > 1 else None
+            if isinstance(written, ast.Constant) and isinstance(written.value, str):
+                attrs.add(written.value)
+        else:  # match-statement captures (3.10+) without naming their classes
+            for field in ("name", "rest"):
+                value = getattr(node, field, None)
+                if isinstance(value, str) and type(node).__name__.startswith("Match"):
+                    bind(value)
+    return {name for name, n in seen.items() if n > 1} | attrs
+
+
+_BLOCKS: Final = (ast.If, ast.While, ast.With, ast.Try)
+
+
 def _bound_names(stmt: ast.stmt) -> Iterator[str]:
     targets: list[ast.expr] = []
     if isinstance(stmt, ast.Assign):
@@ -94,10 +176,11 @@ def _bound_names(stmt: ast.stmt) -> Iterator[str]:
     elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
         for alias in stmt.names:
             yield (alias.asname or alias.name).split(".")[0]
-    elif isinstance(stmt, (ast.If, ast.While, ast.With, ast.Try)):
+    elif isinstance(stmt, _BLOCKS):
         # A name bound inside a branch is not a constant: count it again.
-        for child in ast.walk(stmt):
-            if isinstance(child, ast.stmt) and child is not stmt:
+        # (The walk reaches nested blocks itself: their statements are not walked again.)
+        for child in all_nodes(stmt):
+            if isinstance(child, ast.stmt) and not isinstance(child, _BLOCKS):
                 yield from _bound_names(child)
     for t in targets:
         for n in ast.walk(t):
