@@ -19,7 +19,7 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, Type, TypeOfAny
 
-from . import config, hooks
+from . import config, hooks, native_parse
 from .annotations import analyze_tensor
 from .source_rewrite import transform_source
 from .tensor_types import TENSOR
@@ -63,10 +63,12 @@ class PyptoPlugin(Plugin):
         self._function_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
         self._method_hooks: dict[str, Callable[[MethodContext], Type] | None] = {}
         # Tensor annotations in the call form are lost by the parser: rewrite them before it
-        # runs, on every parse (cold, incremental, daemon). transform_source is only honoured
-        # by mypy's Python-ast parser.
-        options.native_parser = False
+        # runs, on every parse (cold, incremental, daemon, workers). mypy honours
+        # transform_source only in its Python-ast parser; native_parse wraps the native one,
+        # and when it cannot (other mypy internals) the Python-ast parser is forced instead.
         options.transform_source = transform_source
+        if options.native_parser and not native_parse.enable(options):
+            options.native_parser = False
         if self.config.allows_rebinding:
             options.allow_redefinition = True
 
