@@ -1,7 +1,7 @@
 """Benchmark-only mypy plugin: pypto-stubs reading annotations (the source rewrite and the
 ``pypto.Tensor[...]`` type hook) with no op hooks, checks or flows. ``run.py`` measures it
-between "stubs-ast" and "plugin" to split the plugin's cold cost into: parser switch,
-annotations (mypy then checks every body with precise tensor types), and the op hooks."""
+between "stubs" and "plugin" to split the plugin's cold cost into: annotations (the rewrite,
+and mypy then checking every body with precise tensor types) and the op hooks."""
 
 from __future__ import annotations
 
