@@ -539,13 +539,14 @@ def bench_corpus(py: str, src: Path, work: Path, repeat: int, configs: dict, log
     """stubs vs plugin on a copy of real code (a directory of .py files, e.g. the public PyPTO code)."""
     proj = work / "corpus"
     shutil.rmtree(proj, ignore_errors=True)
-    shutil.copytree(src, proj / "src")
+    shutil.copytree(src, proj / "src", ignore=shutil.ignore_patterns(".*", "*.ini", "__pycache__"))
     (proj / "stubs.ini").write_text(CORPUS_INI.format(plugin=""))
     (proj / "plugin.ini").write_text(CORPUS_INI.format(plugin="plugins = mypy_plugin\n"))
     (proj / "annotations.ini").write_text(CORPUS_INI.format(plugin=f"plugins = {HERE / 'annotations_only_plugin.py'}\n"))
     files = sum(1 for _ in (proj / "src").rglob("*.py"))
     # Flat directories of scripts (no packages): each sub-directory is a target of its own.
-    targets = sorted(str(d.relative_to(proj)) for d in (proj / "src").iterdir() if d.is_dir()) or ["src"]
+    targets = sorted(str(d.relative_to(proj)) for d in (proj / "src").iterdir()
+                     if d.is_dir() and any(d.glob("*.py"))) or ["src"]
     global TARGETS_DIRS
     saved, TARGETS_DIRS = TARGETS_DIRS, targets
     try:
@@ -562,7 +563,7 @@ def bench_corpus(py: str, src: Path, work: Path, repeat: int, configs: dict, log
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-n", "--sizes", type=int, nargs="+", default=[50, 200, 1000])
+    ap.add_argument("-n", "--sizes", type=int, nargs="*", default=[50, 200, 1000], help="sizes (none: --corpus only)")
     ap.add_argument("--repeat", type=int, default=5, help="runs per cell (medians are reported)")
     ap.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS),
                     help="mypy configurations to measure (stubs and plugin are always included)")
