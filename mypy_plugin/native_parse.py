@@ -28,7 +28,7 @@ from typing import Any, Final
 from mypy.options import Options
 from mypy.util import decode_python_encoding, hash_digest
 
-from .source_rewrite import rewrite_source
+from .source_rewrite import transform_source
 
 TESTED_MYPY: Final = "2.4."  # the call site, result tuple and hash key were read in 2.4.1
 _MARK: Final = "__pypto_stubs_original__"
@@ -84,8 +84,8 @@ def _make_wrapper(original: Callable[..., Any]) -> Callable[..., Any]:
             text = source if isinstance(source, str) else decode_python_encoding(data)
         except Exception:  # undecodable: the real parse reports it
             return original(fnam, source, *args, **kwargs)
-        new_text = rewrite_source(text)
-        if new_text is text:
+        new_text = transform_source(text)  # the rewrite's public entry: the text itself if unchanged
+        if new_text is text or not isinstance(new_text, str):
             return original(fnam, source, *args, **kwargs)
         try:
             result = original(fnam, new_text, *args, **kwargs)
