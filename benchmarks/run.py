@@ -6,17 +6,20 @@ Run it with the interpreter of a venv where ``pypto-stubs`` is installed (non-ed
     /work/bench-venv/bin/python benchmarks/run.py                 # N = 50 200 1000
     /work/bench-venv/bin/python benchmarks/run.py -n 50 200 --oracle-python /work/oracle-venv/bin/python
 
-For each N it generates a project (``gen_kernels.py``) in a temp dir and measures:
+For each N it generates a project (``gen_kernels.py``: N kernel modules and N host modules
+that call the kernels with ``torch.randn(...)``) in a temp dir and measures:
 
-* ``mypy`` cold (fresh ``--cache-dir``) and warm (same cache, nothing changed): wall time
-  (median of ``--repeat`` runs for N <= 200, one run above) and peak RSS of the mypy
-  process (``os.wait4`` rusage of that one child), for three configurations:
-  ``stubs`` (no plugin, mypy's default parser), ``stubs-ast`` (no plugin,
-  ``--no-native-parser``: the parser the plugin forces) and ``plugin``;
+* ``mypy`` cold (fresh ``--cache-dir``) and warm (same cache, nothing changed): CPU time (user +
+  sys), wall time and peak RSS of the mypy process (``os.wait4`` rusage of that one child),
+  median of ``--repeat`` runs, configurations alternating run by run, for: ``stubs`` (no
+  plugin), ``annotations`` (the plugin's annotation reading only), ``plugin`` and
+  ``plugin-ast`` (the plugin on mypy's Python-ast parser, the route it used to force);
+  mypy reads a small stand-in for torch (``typings/``), not the real package;
 * ``dmypy`` (plugin, and stubs for reference): start, initial ``check``, then a one-line edit
   of a literal in one kernel module timed with ``dmypy recheck`` and with
-  ``dmypy check kernels``, and an edit of a ``Final`` in the shared ``dims.py`` (fan-out);
+  ``dmypy check kernels hosts``, and an edit of a ``Final`` in the shared ``dims.py`` (fan-out);
   the daemon's peak RSS (VmHWM);
+* optionally (``--corpus DIR``), stubs vs plugin on a copy of a directory of real code;
 * optionally (``--oracle-python``), the real PyPTO 0.2.0 compiler in SIM mode on one buggy
   kernel (time to its first error) and on one clean kernel (time to a successful compile).
 
@@ -43,29 +46,36 @@ sys.path.insert(0, str(HERE))
 import gen_kernels  # noqa: E402
 
 # Kernels have no return annotation (PyPTO forbids one): check untyped defs like pypto-check.
-STUBS_INI = "[mypy]\ncheck_untyped_defs = True\n"
-PLUGIN_INI = "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n"
+# The host modules import torch, which mypy must not analyse (it would dwarf the kernels, and
+# a no-change dmypy check took over 40 s with the installed torch under follow_imports=skip): mypy reads the small
+# stand-in gen_kernels writes to typings/ instead (mypy_path comes before site-packages).
+FAKE_TORCH = "mypy_path = typings\n"
+STUBS_INI = "[mypy]\ncheck_untyped_defs = True\n" + FAKE_TORCH
+PLUGIN_INI = "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n" + FAKE_TORCH
 # The annotation reading alone (no op hooks): splits the plugin's cost, see annotations_only_plugin.py.
-ANNOTATIONS_INI = f"[mypy]\nplugins = {HERE / 'annotations_only_plugin.py'}\ncheck_untyped_defs = True\n"
+ANNOTATIONS_INI = f"[mypy]\nplugins = {HERE / 'annotations_only_plugin.py'}\ncheck_untyped_defs = True\n" + FAKE_TORCH
 
 CONFIGS = {
     # name: (config file, extra mypy args)
     "stubs": ("stubs.ini", []),
-    "stubs-ast": ("stubs.ini", ["--no-native-parser"]),
     "annotations": ("annotations.ini", []),
     "plugin": ("plugin.ini", []),
+    # The plugin on mypy's Python-ast parser (its transform_source route; what it forced before).
+    "plugin-ast": ("plugin.ini", ["--no-native-parser"]),
 }
+TARGETS_DIRS = ["kernels", "hosts"]
 
 TARGETS = [
-    "plugin / stubs-only <= 1.25x, cold and warm",
-    "dmypy recheck < 0.5 s at N=200",
-    "linear growth in N (marginal time per added module roughly constant)",
+    "plugin / stubs-only <= 1.25x cold (CPU, and wall where the noise allows)",
+    "plugin / stubs-only <= 1.05x warm",
+    "dmypy check after a one-line edit < 0.2 s at N=200",
 ]
 
 
 # --- process measurement ------------------------------------------------------------------
 def run_measured(cmd: list[str], cwd: Path, timeout: float = 3600) -> dict:
-    """Run ``cmd``; wall time, peak RSS (MiB) of that process alone, exit code, output."""
+    """Run ``cmd``; wall time, CPU time (user + sys) and peak RSS (MiB) of that process alone
+    (its threads included; a daemon's work is not: it is another process), exit code, output."""
     with tempfile.TemporaryFile() as out:
         t0 = time.perf_counter()
         p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
@@ -83,7 +93,8 @@ def run_measured(cmd: list[str], cwd: Path, timeout: float = 3600) -> dict:
         p.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         text = out.read().decode(errors="replace")
-    return {"wall": wall, "rss_mib": ru.ru_maxrss / 1024.0, "rc": p.returncode, "out": text}
+    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_mib": ru.ru_maxrss / 1024.0, "rc": p.returncode,
+            "out": text}
 
 
 def summary_line(text: str) -> str:
@@ -104,37 +115,42 @@ def med(xs: list[float]) -> float:
 
 # --- mypy ---------------------------------------------------------------------------------
 def mypy_cmd(py: str, cfg: str, cache: Path, extra: list[str]) -> list[str]:
-    return [py, "-m", "mypy", "--config-file", cfg, "--cache-dir", str(cache), *extra, "kernels"]
+    return [py, "-m", "mypy", "--config-file", cfg, "--cache-dir", str(cache), *extra, *TARGETS_DIRS]
 
 
-def bench_mypy(py: str, proj: Path, repeat: int, log) -> dict:
-    res: dict[str, dict] = {name: {"cold": [], "warm": [], "cold_rss": [], "warm_rss": []} for name in CONFIGS}
+def bench_mypy(py: str, proj: Path, repeat: int, log, configs: dict = CONFIGS) -> dict:
+    res: dict[str, dict] = {name: {"cold": [], "warm": [], "cold_cpu": [], "warm_cpu": [], "cold_rss": [],
+                                   "warm_rss": []} for name in configs}
     caches: dict[str, Path] = {}
     # Cold runs, interleaved so that machine noise hits every configuration alike.
     for rep in range(repeat):
-        for name, (cfg, extra) in CONFIGS.items():
+        for name, (cfg, extra) in configs.items():
             cache = proj / f".cache-{name}-{rep}"
             shutil.rmtree(cache, ignore_errors=True)
             r = run_measured(mypy_cmd(py, cfg, cache, extra), proj)
             if r["rc"] not in (0, 1):
                 raise RuntimeError(f"mypy ({name}) crashed:\n{r['out'][-3000:]}")
             res[name]["cold"].append(r["wall"])
+            res[name]["cold_cpu"].append(r["cpu"])
             res[name]["cold_rss"].append(r["rss_mib"])
             res[name]["summary"] = summary_line(r["out"])
             res[name]["errors"] = n_errors(r["out"])
             res[name]["output"] = r["out"]
             caches[name] = cache
-            log(f"    cold {name:11s} {r['wall']:7.2f} s  {r['rss_mib']:6.0f} MiB  {res[name]['summary']}")
+            log(f"    cold {name:11s} {r['wall']:7.2f} s  cpu {r['cpu']:6.2f} s  {r['rss_mib']:6.0f} MiB  "
+                f"{res[name]['summary']}")
     # Warm runs: same cache as the last cold run, no change.
     for rep in range(repeat):
-        for name, (cfg, extra) in CONFIGS.items():
+        for name, (cfg, extra) in configs.items():
             r = run_measured(mypy_cmd(py, cfg, caches[name], extra), proj)
             res[name]["warm"].append(r["wall"])
+            res[name]["warm_cpu"].append(r["cpu"])
             res[name]["warm_rss"].append(r["rss_mib"])
             if summary_line(r["out"]) != res[name]["summary"]:
                 res[name]["warm_mismatch"] = summary_line(r["out"])
-            log(f"    warm {name:11s} {r['wall']:7.2f} s  {r['rss_mib']:6.0f} MiB  {summary_line(r['out'])}")
-    for name in CONFIGS:
+            log(f"    warm {name:11s} {r['wall']:7.2f} s  cpu {r['cpu']:6.2f} s  {r['rss_mib']:6.0f} MiB  "
+                f"{summary_line(r['out'])}")
+    for name in configs:
         shutil.rmtree(caches[name], ignore_errors=True)
         for rep in range(repeat):
             shutil.rmtree(proj / f".cache-{name}-{rep}", ignore_errors=True)
@@ -169,6 +185,15 @@ def proc_hwm_mib(pid: int) -> float:
     return float("nan")
 
 
+def proc_cpu_s(pid: int | None) -> float:
+    """CPU time (user + sys) a live process has used so far: the daemon's share of a command."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
 def set_eps(path: Path, value: str) -> None:
     text = path.read_text()
     new = re.sub(r"^EPS = .*$", f"EPS = {value}", text, count=1, flags=re.M)
@@ -190,7 +215,9 @@ def bench_dmypy(py: str, proj: Path, cfg: str, edit_file: str, edits: int, log) 
     pid = None
 
     def daemon(cmd: list[str]) -> dict:
+        before = proc_cpu_s(pid)
         r = run_measured([*base, *cmd], proj)
+        r["daemon_cpu"] = proc_cpu_s(pid) - before
         if r["rc"] not in (0, 1) or not summary_line(r["out"]).startswith(("Found ", "Success")):
             log_tail = (proj / f".dmypy-{cfg}.log").read_text()[-2000:]
             raise RuntimeError(f"dmypy {' '.join(cmd)} failed (rc={r['rc']}): {r['out'][-2000:]}\nlog: {log_tail}")
@@ -206,14 +233,14 @@ def bench_dmypy(py: str, proj: Path, cfg: str, edit_file: str, edits: int, log) 
             raise RuntimeError(f"dmypy start failed: {r['out']}")
         res["start"] = r["wall"]
         pid = json.loads(status.read_text())["pid"]
-        r = daemon(["check", "kernels"])
+        r = daemon(["check", *TARGETS_DIRS])
         res["initial"] = r["wall"]
         res["initial_summary"] = summary_line(r["out"])
         log(f"    dmypy[{cfg}] start {res['start']:.2f} s, initial check {r['wall']:.2f} s  {res['initial_summary']}")
         # No-change check (what an editor does on every save of an unchanged tree).
-        r = daemon(["check", "kernels"])
+        r = daemon(["check", *TARGETS_DIRS])
         res["nochange_check"] = r["wall"]
-        rech, chk = [], []
+        rech, chk, rech_cpu, chk_cpu = [], [], [], []
         for i in range(edits):
             # one-line edit of a literal in one kernel module, then `dmypy recheck` (re-checks the
             # files of the last check; the daemon finds the change by stat + hash). `recheck
@@ -222,18 +249,22 @@ def bench_dmypy(py: str, proj: Path, cfg: str, edit_file: str, edits: int, log) 
             set_eps(target, f"{2 * i + 2}e-06")
             r = daemon(["recheck"])
             rech.append(r["wall"])
+            rech_cpu.append(r["daemon_cpu"])
             # another one-line edit, then a plain `check kernels` (what editors run)
             set_eps(target, f"{2 * i + 3}e-06")
-            r = daemon(["check", "kernels"])
+            r = daemon(["check", *TARGETS_DIRS])
             chk.append(r["wall"])
+            chk_cpu.append(r["daemon_cpu"])
             if summary_line(r["out"]) != res["initial_summary"]:
                 res["edit_summary_mismatch"] = summary_line(r["out"])
         res["recheck"] = rech
+        res["recheck_cpu"] = rech_cpu
+        res["check_after_edit_cpu"] = chk_cpu
         # Untimed sanity check that the daemon sees edits: one added type error must show up.
         target.write_text(target.read_text() + '\n_BENCH_EDIT_SEEN: int = "edit"\n')
         seen = n_errors(daemon(["recheck"])["out"])
         target.write_text(original)
-        daemon(["check", "kernels"])
+        daemon(["check", *TARGETS_DIRS])
         res["edit_seen"] = seen == n_errors(res["initial_summary"]) + 1
         if not res["edit_seen"]:
             log(f"    WARNING: dmypy[{cfg}] did not report the sanity edit ({seen} errors)")
@@ -244,7 +275,7 @@ def bench_dmypy(py: str, proj: Path, cfg: str, edit_file: str, edits: int, log) 
         fan = []
         for value in (24, 16):
             set_dims(dims, "SEQ", value)
-            r = daemon(["check", "kernels"])
+            r = daemon(["check", *TARGETS_DIRS])
             fan.append(r["wall"])
         res["fanout_dims"] = fan
         log(f"    dmypy[{cfg}] dims.py SEQ edit + check {fan[0]:.2f} s, revert + check {fan[1]:.2f} s")
@@ -360,67 +391,74 @@ def fmt_s(x: float) -> str:
     return f"{x:.2f} s" if x >= 0.1 else f"{x * 1000:.0f} ms"
 
 
-def report(results: list[dict], oracle: dict | None, meta: dict) -> str:
+def spread(xs: list[float]) -> str:
+    """(max - min) / median, in percent: how noisy the runs of one cell were."""
+    return f"{100 * (max(xs) - min(xs)) / med(xs):.0f}%" if len(xs) > 1 and med(xs) > 0 else "-"
+
+
+def report(results: list[dict], oracle: dict | None, meta: dict, corpus: dict | None = None) -> str:
     L: list[str] = []
     L.append(f"Machine: {meta['machine']}; Python {meta['python']}; mypy {meta['mypy']}")
-    L.append("Config: `check_untyped_defs = True` in both configurations (as `pypto-check`); "
-             "\"stubs\" = no plugin with mypy's default parser, \"stubs-ast\" = no plugin with "
-             "`--no-native-parser` (the parser the plugin forces); time = wall, median of the runs shown.")
+    L.append("Config: `check_untyped_defs = True` everywhere (as `pypto-check`); mypy reads a 20-line "
+             "stand-in for torch (`mypy_path = typings`), not the real package; \"stubs\" = no plugin, \"plugin\" = `plugins = mypy_plugin`, both on "
+             "mypy's default (native) parser; \"plugin-ast\" = the plugin with `--no-native-parser` (the "
+             "Python-ast parser it used to force); \"annotations\" = the plugin's annotation reading only. "
+             "CPU = user + sys of the mypy process; every figure is the median of the runs shown; "
+             "configurations alternate run by run.")
     L.append("")
-    L.append("| N modules (kernels, lines) | stubs cold | stubs-ast cold | plugin cold | ratio vs stubs / stubs-ast "
-             "| stubs warm | stubs-ast warm | plugin warm | ratio vs stubs / stubs-ast "
-             "| dmypy recheck | dmypy check after edit | peak RSS stubs / stubs-ast / plugin (cold) |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for r in results:
-        m = r["mypy"]
-        c = {k: med(m[k]["cold"]) for k in CONFIGS}
-        w = {k: med(m[k]["warm"]) for k in CONFIGS}
-        rss = {k: max(m[k]["cold_rss"]) for k in CONFIGS}
-        dp = r.get("dmypy", {}).get("plugin.ini", {})
-        L.append(
-            f"| {r['n']} ({r['kernels']}, {r['lines']}) "
-            f"| {fmt_s(c['stubs'])} | {fmt_s(c['stubs-ast'])} | {fmt_s(c['plugin'])} "
-            f"| {c['plugin'] / c['stubs']:.2f}x / {c['plugin'] / c['stubs-ast']:.2f}x "
-            f"| {fmt_s(w['stubs'])} | {fmt_s(w['stubs-ast'])} | {fmt_s(w['plugin'])} "
-            f"| {w['plugin'] / w['stubs']:.2f}x / {w['plugin'] / w['stubs-ast']:.2f}x "
-            f"| {fmt_s(med(dp.get('recheck', [])))} | {fmt_s(med(dp.get('check_after_edit', [])))} "
-            f"| {rss['stubs']:.0f} / {rss['stubs-ast']:.0f} / {rss['plugin']:.0f} MiB |")
-    L.append("")
+    for phase in ("cold", "warm"):
+        L.append(f"{phase.capitalize()} runs (`{'fresh --cache-dir' if phase == 'cold' else 'same cache, no change'}`):")
+        L.append("")
+        L.append("| N modules + host modules (kernels, lines) | stubs CPU | plugin CPU | **plugin / stubs CPU** "
+                 "| stubs wall | plugin wall | plugin / stubs wall | plugin-ast / stubs CPU | annotations / stubs CPU "
+                 "| spread of runs (stubs / plugin CPU) |")
+        L.append("|---|---|---|---|---|---|---|---|---|---|")
+        for r in results:
+            m = r["mypy"]
+            cpu = {k: med(v[f"{phase}_cpu"]) for k, v in m.items()}
+            wall = {k: med(v[phase]) for k, v in m.items()}
+
+            def ratio(name: str, fig: dict = cpu) -> str:
+                return f"{fig[name] / fig['stubs']:.2f}x" if name in fig else "-"
+            L.append(f"| {r['n']} + {r.get('hosts', 0)} ({r['kernels']}, {r['lines']}) | {fmt_s(cpu['stubs'])} "
+                     f"| {fmt_s(cpu['plugin'])} | **{ratio('plugin')}** | {fmt_s(wall['stubs'])} "
+                     f"| {fmt_s(wall['plugin'])} | {ratio('plugin', wall)} | {ratio('plugin-ast')} "
+                     f"| {ratio('annotations')} | {spread(m['stubs'][f'{phase}_cpu'])} / "
+                     f"{spread(m['plugin'][f'{phase}_cpu'])} |")
+        L.append("")
     L.append("Runs per cell: " + ", ".join(f"N={r['n']}: {r['repeat']}" for r in results) + ".")
     L.append("")
-    L.append("Where the cold time goes (each step adds to the one before; \"annotations\" = the plugin reading "
-             "tensor annotations, so mypy checks every kernel body with precise tensor types, but no op hooks, "
-             "checks or flows):")
+    L.append("Where the cold CPU time goes (each step adds to the one before):")
     L.append("")
-    L.append("| N | stubs | + Python-ast parser (stubs-ast) | + annotations read | + op hooks, checks, flows (plugin) |")
+    L.append("| N | stubs | + annotations read (mypy checks bodies with precise types) | + op hooks, checks, flows (plugin) "
+             "| plugin on the Python-ast parser (before) |")
     L.append("|---|---|---|---|---|")
     for r in results:
-        c = {k: med(r["mypy"][k]["cold"]) for k in CONFIGS}
-        L.append(f"| {r['n']} | {fmt_s(c['stubs'])} | {fmt_s(c['stubs-ast'])} (+{c['stubs-ast'] - c['stubs']:.2f} s) "
-                 f"| {fmt_s(c['annotations'])} (+{c['annotations'] - c['stubs-ast']:.2f} s) "
-                 f"| {fmt_s(c['plugin'])} (+{c['plugin'] - c['annotations']:.2f} s) |")
+        c = {k: med(v["cold_cpu"]) for k, v in r["mypy"].items()}
+        ann = (f"{fmt_s(c['annotations'])} (+{c['annotations'] - c['stubs']:.2f} s)" if "annotations" in c else "-")
+        plug = (f"{fmt_s(c['plugin'])} (+{c['plugin'] - c.get('annotations', c['stubs']):.2f} s)")
+        ast_ = f"{fmt_s(c['plugin-ast'])}" if "plugin-ast" in c else "-"
+        L.append(f"| {r['n']} | {fmt_s(c['stubs'])} | {ann} | {plug} | {ast_} |")
     L.append("")
-    L.append("dmypy (daemon) details, plugin vs stubs-only:")
+    L.append("peak RSS, cold (max of runs): " + "; ".join(
+        f"N={r['n']}: " + ", ".join(f"{k} {max(v['cold_rss']):.0f} MiB" for k, v in r["mypy"].items())
+        for r in results))
+    L.append("")
+    L.append("dmypy (daemon; wall time of the client command, and the daemon's own CPU time for the "
+             "command from /proc) details, plugin vs stubs-only:")
     L.append("")
     L.append("| N | config | start | initial check | no-change check | recheck (runs) | check after edit (runs) "
+             "| daemon CPU, median: recheck / check after edit "
              "| dims.py Final edit + check / revert + check | daemon peak RSS |")
-    L.append("|---|---|---|---|---|---|---|---|---|")
+    L.append("|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         for cfg, d in r.get("dmypy", {}).items():
             L.append(f"| {r['n']} | {cfg.replace('.ini', '')} | {fmt_s(d['start'])} | {fmt_s(d['initial'])} "
                      f"| {fmt_s(d['nochange_check'])} "
                      f"| {', '.join(fmt_s(x) for x in d['recheck'])} "
                      f"| {', '.join(fmt_s(x) for x in d['check_after_edit'])} "
+                     f"| {fmt_s(med(d['recheck_cpu']))} / {fmt_s(med(d['check_after_edit_cpu']))} "
                      f"| {fmt_s(d['fanout_dims'][0])} / {fmt_s(d['fanout_dims'][1])} | {d['daemon_hwm_mib']:.0f} MiB |")
-    L.append("")
-    L.append("Scaling (wall time / N, ms per module; includes the fixed start-up, see the marginal cost below):")
-    L.append("")
-    L.append("| N | stubs cold | plugin cold | stubs warm | plugin warm |")
-    L.append("|---|---|---|---|---|")
-    for r in results:
-        m = r["mypy"]
-        L.append(f"| {r['n']} | {1000 * med(m['stubs']['cold']) / r['n']:.1f} | {1000 * med(m['plugin']['cold']) / r['n']:.1f} "
-                 f"| {1000 * med(m['stubs']['warm']) / r['n']:.1f} | {1000 * med(m['plugin']['warm']) / r['n']:.1f} |")
     L.append("")
     L.append("Findings (mypy output summary) and the plugin against the seeded bugs:")
     L.append("")
@@ -428,10 +466,28 @@ def report(results: list[dict], oracle: dict | None, meta: dict) -> str:
         m = r["mypy"]
         rc = r["recall"]
         L.append(f"- N={r['n']}: stubs: {m['stubs']['summary']} (the call-form annotations are `valid-type` errors "
-                 f"without the plugin); plugin: {m['plugin']['summary']}; seeded bugs {rc['seeded_bugs']} in "
-                 f"{rc['buggy_files']} files, plugin flagged {rc['buggy_files_flagged']} of those files; "
-                 f"missed: {', '.join(rc['missed_files']) or 'none'}; flagged without a seeded bug: "
-                 f"{', '.join(rc['clean_files_flagged']) or 'none'}")
+                 f"without the plugin); plugin: {m['plugin']['summary']}"
+                 + (f" (plugin-ast: {m['plugin-ast']['summary']})" if "plugin-ast" in m else "")
+                 + f"; seeded bugs {rc['seeded_bugs']} in {rc['buggy_files']} files, plugin flagged "
+                 f"{rc['buggy_files_flagged']} of those files; missed: {', '.join(rc['missed_files']) or 'none'}; "
+                 f"flagged without a seeded bug: {', '.join(rc['clean_files_flagged']) or 'none'}")
+    if corpus:
+        L.append("")
+        L.append(f"Real code ({corpus['label']}; {corpus['files']} files; config: {corpus['config']}):")
+        L.append("")
+        L.append("| phase | stubs CPU | plugin CPU | **plugin / stubs CPU** | stubs wall | plugin wall | plugin / stubs wall "
+                 "| plugin-ast / stubs CPU | spread (stubs / plugin CPU) |")
+        L.append("|---|---|---|---|---|---|---|---|---|")
+        m = corpus["mypy"]
+        for phase in ("cold", "warm"):
+            cpu = {k: med(v[f"{phase}_cpu"]) for k, v in m.items()}
+            wall = {k: med(v[phase]) for k, v in m.items()}
+            ast_ = f"{cpu['plugin-ast'] / cpu['stubs']:.2f}x" if "plugin-ast" in cpu else "-"
+            L.append(f"| {phase} | {fmt_s(cpu['stubs'])} | {fmt_s(cpu['plugin'])} | **{cpu['plugin'] / cpu['stubs']:.2f}x** "
+                     f"| {fmt_s(wall['stubs'])} | {fmt_s(wall['plugin'])} | {wall['plugin'] / wall['stubs']:.2f}x | {ast_} "
+                     f"| {spread(m['stubs'][f'{phase}_cpu'])} / {spread(m['plugin'][f'{phase}_cpu'])} |")
+        L.append("")
+        L.append(f"- stubs: {m['stubs']['summary']}; plugin: {m['plugin']['summary']}; runs per cell: {corpus['repeat']}")
     if oracle:
         L.append("")
         L.append("Real compiler (PyPTO 0.2.0, SIM mode, one process per kernel):")
@@ -452,32 +508,67 @@ def report(results: list[dict], oracle: dict | None, meta: dict) -> str:
     L.append("Verdicts:")
     for r in results:
         m = r["mypy"]
-        for phase in ("cold", "warm"):
-            for base in ("stubs", "stubs-ast"):
-                ratio = med(m["plugin"][phase]) / med(m[base][phase])
-                L.append(f"- N={r['n']} {phase}: plugin / {base} = {ratio:.2f}x -> {'PASS' if ratio <= 1.25 else 'FAIL'}")
+        for phase, limit in (("cold", 1.25), ("warm", 1.05)):
+            for kind, key in (("CPU", f"{phase}_cpu"), ("wall", phase)):
+                ratio = med(m["plugin"][key]) / med(m["stubs"][key])
+                L.append(f"- N={r['n']} {phase} {kind}: plugin / stubs = {ratio:.2f}x -> "
+                         f"{'PASS' if ratio <= limit else 'FAIL'} (<= {limit}x)")
         dp = r.get("dmypy", {}).get("plugin.ini")
         if dp and r["n"] == 200:
-            x = med(dp["recheck"])
-            y = med(dp["check_after_edit"])
-            L.append(f"- N=200 dmypy recheck {fmt_s(x)} -> {'PASS' if x < 0.5 else 'FAIL'}; "
-                     f"dmypy check after edit {fmt_s(y)} -> {'PASS' if y < 0.5 else 'FAIL'}")
+            for label, key in (("check after a one-line edit", "check_after_edit"), ("recheck", "recheck")):
+                y, z = med(dp[key]), med(dp[f"{key}_cpu"])
+                L.append(f"- N=200 dmypy {label}: wall {fmt_s(y)} -> {'PASS' if y < 0.2 else 'FAIL'}, daemon CPU "
+                         f"{fmt_s(z)} -> {'PASS' if z < 0.2 else 'FAIL'} (< 0.2 s)")
     # Growth: the marginal cost per added module between consecutive sizes (a fixed start-up
-    # cost of ~1 s dominates small N, so time / N is not a linearity test).
+    # cost dominates small N, so time / N is not a linearity test).
     for a, b in zip(results, results[1:]):
         parts = []
-        for name in ("stubs", "stubs-ast", "plugin"):
+        for name in ("stubs", "plugin"):
             for phase in ("cold", "warm"):
-                d = (med(b["mypy"][name][phase]) - med(a["mypy"][name][phase])) / (b["n"] - a["n"])
+                d = (med(b["mypy"][name][f"{phase}_cpu"]) - med(a["mypy"][name][f"{phase}_cpu"])) / (b["n"] - a["n"])
                 parts.append(f"{name} {phase} {1000 * d:.2f}")
-        L.append(f"- marginal ms per added module, N={a['n']} -> {b['n']}: " + "; ".join(parts))
+        L.append(f"- marginal CPU ms per added module (+ its host module), N={a['n']} -> {b['n']}: " + "; ".join(parts))
     return "\n".join(L)
+
+
+CORPUS_INI = ("[mypy]\n{plugin}check_untyped_defs = True\nignore_missing_imports = True\n\n"
+              "[mypy-torch,torch.*,numpy,numpy.*]\nfollow_imports = skip\n")
+
+
+def bench_corpus(py: str, src: Path, work: Path, repeat: int, configs: dict, log) -> dict:
+    """stubs vs plugin on a copy of real code (a directory of .py files, e.g. the public PyPTO code)."""
+    proj = work / "corpus"
+    shutil.rmtree(proj, ignore_errors=True)
+    shutil.copytree(src, proj / "src", ignore=shutil.ignore_patterns(".*", "*.ini", "__pycache__"))
+    (proj / "stubs.ini").write_text(CORPUS_INI.format(plugin=""))
+    (proj / "plugin.ini").write_text(CORPUS_INI.format(plugin="plugins = mypy_plugin\n"))
+    (proj / "annotations.ini").write_text(CORPUS_INI.format(plugin=f"plugins = {HERE / 'annotations_only_plugin.py'}\n"))
+    files = sum(1 for _ in (proj / "src").rglob("*.py"))
+    # Flat directories of scripts (no packages): each sub-directory is a target of its own.
+    targets = sorted(str(d.relative_to(proj)) for d in (proj / "src").iterdir()
+                     if d.is_dir() and any(d.glob("*.py"))) or ["src"]
+    global TARGETS_DIRS
+    saved, TARGETS_DIRS = TARGETS_DIRS, targets
+    try:
+        log(f"corpus {src}: {files} files")
+        res = bench_mypy(py, proj, repeat, log, configs)
+    finally:
+        TARGETS_DIRS = saved
+        shutil.rmtree(proj, ignore_errors=True)
+    for v in res.values():
+        v.pop("output", None)
+    return {"label": src.name, "files": files, "repeat": repeat, "mypy": res,
+            "config": "`check_untyped_defs`, `ignore_missing_imports`, torch and numpy `follow_imports = skip`"}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-n", "--sizes", type=int, nargs="+", default=[50, 200, 1000])
-    ap.add_argument("--repeat", type=int, default=3, help="runs per cell for N <= 200 (one run above)")
+    ap.add_argument("-n", "--sizes", type=int, nargs="*", default=[50, 200, 1000], help="sizes (none: --corpus only)")
+    ap.add_argument("--repeat", type=int, default=5, help="runs per cell (medians are reported)")
+    ap.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS),
+                    help="mypy configurations to measure (stubs and plugin are always included)")
+    ap.add_argument("--corpus", type=Path, help="also measure stubs vs plugin on a copy of this directory of real code")
+    ap.add_argument("--no-dmypy", action="store_true", help="skip the daemon measurements")
     ap.add_argument("--edits", type=int, default=3, help="dmypy edits (each: recheck, then check)")
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--python", default=sys.executable, help="interpreter whose mypy/pypto-stubs are measured")
@@ -505,26 +596,31 @@ def main() -> None:
     root.mkdir(parents=True, exist_ok=True)
     results: list[dict] = []
     oracle = None
+    corpus = None
+    configs = {k: v for k, v in CONFIGS.items() if k in {"stubs", "plugin", *args.configs}}
     try:
+        if args.corpus:
+            corpus = bench_corpus(args.python, args.corpus, root, args.repeat, configs, log)
         for n in args.sizes:
             proj = root / f"n{n}"
             manifest = gen_kernels.generate(n, proj, seed=args.seed)
             (proj / "stubs.ini").write_text(STUBS_INI)
             (proj / "plugin.ini").write_text(PLUGIN_INI)
             (proj / "annotations.ini").write_text(ANNOTATIONS_INI)
-            repeat = args.repeat if n <= 200 else 1
+            repeat = args.repeat
             log(f"N={n}: {manifest['n_kernels']} kernels, {manifest['n_buggy']} with a seeded bug, "
-                f"{manifest['lines']} lines; {repeat} run(s) per cell")
-            r = {"n": n, "kernels": manifest["n_kernels"], "lines": manifest["lines"], "repeat": repeat}
-            r["mypy"] = bench_mypy(args.python, proj, repeat, log)
+                f"{manifest['lines']} lines, {manifest['host_modules']} host modules; {repeat} run(s) per cell")
+            r = {"n": n, "kernels": manifest["n_kernels"], "lines": manifest["lines"] + manifest["host_lines"],
+                 "hosts": manifest["host_modules"], "repeat": repeat}
+            r["mypy"] = bench_mypy(args.python, proj, repeat, log, configs)
             r["recall"] = plugin_recall(r["mypy"]["plugin"]["output"], manifest)
             edit_file = manifest["kernels"][len(manifest["kernels"]) // 2]["path"]
             r["dmypy_edit_file"] = edit_file
             r["dmypy"] = {}
-            cfgs = ["plugin.ini"] + ([] if args.no_dmypy_stubs else ["stubs.ini"])
+            cfgs = [] if args.no_dmypy else ["plugin.ini"] + ([] if args.no_dmypy_stubs else ["stubs.ini"])
             for cfg in cfgs:
                 r["dmypy"][cfg] = bench_dmypy(args.python, proj, cfg, edit_file, args.edits, log)
-            for name in CONFIGS:
+            for name in configs:
                 r["mypy"][name].pop("output", None)
             results.append(r)
             if args.oracle_python and oracle is None:
@@ -534,10 +630,10 @@ def main() -> None:
     finally:
         if not args.workdir:
             shutil.rmtree(root, ignore_errors=True)
-    text = report(results, oracle, meta)
+    text = report(results, oracle, meta, corpus)
     print(text)
     if args.json:
-        args.json.write_text(json.dumps({"meta": meta, "results": results, "oracle": oracle}, indent=1))
+        args.json.write_text(json.dumps({"meta": meta, "results": results, "oracle": oracle, "corpus": corpus}, indent=1))
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, Type, TypeOfAny
 
-from . import config, hooks, implicit_return, module_options
+from . import config, hooks, implicit_return, module_options, native_parse
 from .annotations import analyze_tensor
 from .debug import degrade
 from .knowledge.members import NO_METHODS
@@ -70,10 +70,12 @@ class PyptoPlugin(Plugin):
         self._function_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
         self._method_hooks: dict[str, Callable[[MethodContext], Type] | None] = {}
         # Tensor annotations in the call form are lost by the parser: rewrite them before it
-        # runs, on every parse (cold, incremental, daemon). transform_source is only honoured
-        # by mypy's Python-ast parser.
-        options.native_parser = False
+        # runs, on every parse (cold, incremental, daemon, workers). mypy honours
+        # transform_source only in its Python-ast parser; native_parse wraps the native one,
+        # and when it cannot (other mypy internals) the Python-ast parser is forced instead.
         options.transform_source = transform_source
+        if options.native_parser and not native_parse.enable(options):
+            options.native_parser = False
         # allow_redefinition and check_untyped_defs, only for modules with tensor annotations.
         module_options.prepare(options)
         self.module_options = module_options.ModuleOptions(options, self.config.allows_rebinding)

@@ -1,14 +1,17 @@
-"""A warm incremental run and a dmypy run after edits give the same findings as a cold run.
+"""Every way of running mypy gives the findings of a cold run, on mypy's native parser.
 
 Each scenario edits one thing the findings depend on -- a constant used as a dim in another
-module, a set_vec_tile_shapes value, a plugin option in pyproject.toml -- and compares the
-warm run (same cache) and the daemon (still running) with a cold run of the edited project.
+module, a set_vec_tile_shapes value, a plugin option in pyproject.toml -- and compares a warm
+run (same cache), ``--num-workers`` runs, and the daemon (still running, with and without the
+fine-grained cache) with a cold run of the edited project. Every run must stay on the native
+parser (no fallback notice) and read the call-form annotations (no ``valid-type``): the source
+rewrite happens inside the native parser on every parse, including the re-parse of stale
+dependents that warm and worker runs do.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -49,12 +52,24 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 def _errors(stdout: str) -> list[str]:
-    return sorted(line for line in stdout.splitlines() if ": error:" in line)
+    errors = sorted(line for line in stdout.splitlines() if ": error:" in line)
+    # The call-form annotations were read (a lost rewrite shows up as valid-type) ...
+    assert not [e for e in errors if "[valid-type]" in e], stdout
+    # ... and the findings come from the plugin, not from a crash or a config error.
+    assert all("[pypto-" in e for e in errors), stdout
+    return errors
 
 
-def _mypy(root: Path, cache: Path) -> list[str]:
-    cmd = [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "--config-file", "pyproject.toml", "kernel.py"]
-    return _errors(subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False).stdout)
+def _on_native_parser(stderr: str) -> None:
+    assert "pypto-stubs:" not in stderr, stderr  # the fallback notice
+
+
+def _mypy(root: Path, cache: Path, *extra: str) -> list[str]:
+    cmd = [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "--config-file", "pyproject.toml", *extra,
+           "kernel.py"]
+    out = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False, timeout=300)
+    _on_native_parser(out.stderr)
+    return _errors(out.stdout)
 
 
 def _cold(root: Path) -> list[str]:
@@ -85,23 +100,43 @@ def test_warm_incremental_run_matches_cold(tmp_path: Path, name: str) -> None:
     assert after_cold != before, "the edit must change the findings, or the test proves nothing"
 
 
-@pytest.mark.skipif(shutil.which("dmypy") is None, reason="dmypy not on PATH")
 @pytest.mark.parametrize("name", ["constant_in_other_module", "vec_tile_value"])
-def test_dmypy_after_edit_matches_cold(tmp_path: Path, name: str) -> None:
+def test_worker_runs_match_cold(tmp_path: Path, name: str) -> None:
+    # --num-workers: the coordinator parses, the workers re-parse stale modules on their own.
+    _project(tmp_path)
+    cache = tmp_path / ".workers-cache"
+    before = _mypy(tmp_path, cache, "--num-workers", "2")
+    SCENARIOS[name](tmp_path)
+    after = _mypy(tmp_path, cache, "--num-workers", "2")
+    assert after == _cold(tmp_path)
+    assert after != before
+
+
+@pytest.mark.parametrize("fine_grained_cache", [False, True], ids=["no_fg_cache", "fg_cache"])
+@pytest.mark.parametrize("name", ["constant_in_other_module", "vec_tile_value"])
+def test_dmypy_after_edit_matches_cold(tmp_path: Path, name: str, fine_grained_cache: bool) -> None:
     _project(tmp_path)
     status = tmp_path / ".dmypy.json"
     dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status)]
+    flags = ["--config-file", "pyproject.toml"]
+    if fine_grained_cache:
+        # The daemon starts from a cache written by a plain run, as editors' setups do.
+        cache = tmp_path / ".fg-cache"
+        assert _mypy(tmp_path, cache, "--cache-fine-grained") == _cold(tmp_path)
+        flags += ["--cache-dir", str(cache), "--use-fine-grained-cache"]
 
     def check() -> list[str]:
-        out = subprocess.run([*dmypy, "run", "--", "--config-file", "pyproject.toml", "kernel.py"],
+        out = subprocess.run([*dmypy, "run", "--log-file", str(log), "--", *flags, "kernel.py"],
                              cwd=tmp_path, capture_output=True, text=True, check=False, timeout=120)
         return _errors(out.stdout)
 
+    log = tmp_path / "dmypy.log"
     try:
         before = check()
         SCENARIOS[name](tmp_path)
         after = check()
     finally:
         subprocess.run([*dmypy, "stop"], cwd=tmp_path, capture_output=True, check=False, timeout=60)
+    _on_native_parser(log.read_text())  # the daemon's stderr
     assert after == _cold(tmp_path)
     assert after != before

@@ -1,0 +1,155 @@
+"""The native-parser route: the wrapper around ``ast_serialize.parse`` and its guard."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import ast_serialize
+import pytest
+from mypy.options import Options
+
+from mypy_plugin import native_parse
+
+KERNEL = '''import pypto
+
+@pypto.frontend.jit
+def k(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+    reveal_type(x)
+    pypto.set_vec_tile_shapes(8, 4)
+    out[:] = x.sum(-1, keepdim=True)
+'''
+REVEALED = 'Revealed type is "pypto.Tensor[tuple[Literal[8], Literal[64]], pypto._DT_FP32]"'
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def __call__(self, fnam: str, source: object = None, **kwargs: Any) -> Any:
+        self.calls.append((fnam, source, kwargs))
+        return ast_serialize.parse(fnam, source, **kwargs)
+
+
+def _kwargs(options: Options) -> dict[str, Any]:
+    return {"always_true": options.always_true, "always_false": options.always_false, "cache_version": 5}
+
+
+def test_files_without_pypto_reach_the_parser_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "plain.py"
+    path.write_text("X = 1\n")
+    options = Options()
+    native_parse.register(options)
+    original = Recorder()
+    native_parse._make_wrapper(original)(str(path), None, **_kwargs(options))
+    assert original.calls == [(str(path), None, _kwargs(options))]
+
+
+def test_unregistered_builds_reach_the_parser_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "kernel.py"
+    path.write_text(KERNEL)
+    options = Options()  # a build without the plugin
+    original = Recorder()
+    native_parse._make_wrapper(original)(str(path), None, **_kwargs(options))
+    assert original.calls == [(str(path), None, _kwargs(options))]
+
+
+def test_pypto_files_are_rewritten_and_keep_the_hash_of_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "kernel.py"
+    path.write_bytes(KERNEL.encode())
+    options = Options()
+    native_parse.register(options)
+    original = Recorder()
+    result = native_parse._make_wrapper(original)(str(path), None, **_kwargs(options))
+    [(_, source, _)] = original.calls
+    assert isinstance(source, str) and "pypto.Tensor[[8, 64], pypto.DT_FP32]" in source
+    assert source.count("\n") == KERNEL.count("\n")  # lines stay put
+    plain = ast_serialize.parse(str(path), None, **_kwargs(options))
+    assert result[0] != plain[0]  # a different tree ...
+    assert result[4]["source_hash"] == hashlib.sha1(KERNEL.encode()).hexdigest() == plain[4]["source_hash"]  # ... same hash
+
+
+def _run(script: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], cwd=cwd, capture_output=True,
+                          text=True, check=False, timeout=300)
+
+
+RUNS = '''
+    import json
+    from mypy import api
+    runs = {}
+    for name, ini in (("plugin", "plugin.ini"), ("plain", "plain.ini"), ("again", "plugin.ini")):
+        stdout, stderr, _ = api.run(["--config-file", ini, "--no-incremental", "kernel.py"])
+        runs[name] = {"stdout": stdout, "stderr": stderr}
+    print(json.dumps(runs))
+'''
+
+
+def _runs(out: subprocess.CompletedProcess[str]) -> dict[str, dict[str, str]]:
+    assert out.returncode == 0, out.stderr
+    runs: dict[str, dict[str, str]] = json.loads(out.stdout.splitlines()[-1])
+    return runs
+
+
+def _reads_annotations(stdout: str) -> bool:
+    return REVEALED in stdout and "[pypto-reduce-align]" in stdout and "[valid-type]" not in stdout
+
+
+def _project(tmp_path: Path) -> None:
+    (tmp_path / "kernel.py").write_text(KERNEL)
+    (tmp_path / "plugin.ini").write_text("[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n")
+    (tmp_path / "plain.ini").write_text("[mypy]\ncheck_untyped_defs = True\n")
+
+
+def test_one_process_native_route_and_builds_without_the_plugin(tmp_path: Path) -> None:
+    _project(tmp_path)
+    check = '''
+    import ast_serialize
+    from mypy_plugin import native_parse
+    wrapper = ast_serialize.parse
+    original = getattr(wrapper, "__pypto_stubs_original__")
+    assert not hasattr(original, "__pypto_stubs_original__"), "wrapped twice"
+    from mypy.options import Options
+    assert native_parse.enable(Options()) and ast_serialize.parse is wrapper  # idempotent
+    assert "kernel.py" in native_parse.rewritten_files  # parsed by the native parser, rewritten
+    print("WRAPPED ONCE")
+    print(json.dumps(runs))
+    '''
+    out = _run(RUNS + check, tmp_path)
+    runs = _runs(out)
+    assert out.stdout.splitlines()[-2] == "WRAPPED ONCE"
+    for name in ("plugin", "again"):
+        assert _reads_annotations(runs[name]["stdout"]), runs[name]
+        assert runs[name]["stderr"] == ""
+    assert out.stderr == ""  # no fallback notice
+    # The run without the plugin sees the file as written: the rewrite is not its business.
+    plain = runs["plain"]["stdout"]
+    assert "[valid-type]" in plain and 'Revealed type is "Any"' in plain and "pypto-" not in plain
+
+
+CHANGES = {
+    # a mypy version whose parser internals were not read
+    "version": ("import mypy.version\nmypy.version.__version__ = '2.5.0'\n", "mypy 2.5.0 is not 2.4.x"),
+    # ast_serialize.parse returns something else than the 5-tuple that ends with the data dict
+    "result_shape": ("import ast_serialize\n_parse = ast_serialize.parse\n"
+                     "ast_serialize.parse = lambda *a, **k: (*_parse(*a, **k), None)\n",
+                     "the native parser changed (TypeError: "),
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_changed_internals_fall_back_to_the_python_ast_parser(tmp_path: Path, change: str) -> None:
+    _project(tmp_path)
+    setup, reason = CHANGES[change]
+    out = _run(setup + textwrap.dedent(RUNS), tmp_path)
+    runs = _runs(out)
+    # On the process's stderr, once per process (not once per build).
+    assert out.stderr.startswith(f"pypto-stubs: {reason}"), out.stderr
+    assert out.stderr.endswith("; using mypy's slower Python-ast parser instead\n") and out.stderr.count("\n") == 1
+    for name in ("plugin", "again"):
+        assert _reads_annotations(runs[name]["stdout"]), runs[name]
