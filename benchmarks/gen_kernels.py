@@ -216,7 +216,7 @@ def t_gated_mlp(mod: Module, name: str, bug: bool, form: str):
 
 def t_layer_norm(mod: Module, name: str, bug: bool, form: str):
     hs = mod.dim("HEADS")
-    # [1, 1, COLS] would need two expanded axes against [HEADS, ROWS, COLS] (B31).
+    # [1, 1, COLS] would need two expanded axes against [HEADS, ROWS, COLS] (rule: broadcast-one-axis).
     b_shape = ["1", "1", "COLS"] if bug else [hs, "1", "COLS"]
     params = [("x", [hs, "ROWS", "COLS"], "FP32"), ("w", [hs, "1", "COLS"], "FP32"),
               ("b", b_shape, "FP32"), ("out", [hs, "ROWS", "COLS"], "FP32")]

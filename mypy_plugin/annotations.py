@@ -199,7 +199,7 @@ def _analyze(ctx: AnalyzeTypeContext) -> Type:
         if is_dt:
             saw_dtype, dtype = True, which
     if not saw_dtype:
-        # With a static shape the kernel sees FP32 (A10); with [] / STATIC / DYNAMIC / ...
+        # With a static shape the kernel sees FP32 (rule: annotation-default-dtype); with [] / STATIC / DYNAMIC / ...
         # the frontend takes the tensor from the runtime argument, dtype included.
         static = shape is not None and all(isinstance(d, int) for d in shape)
         dtype = FP32 if static else None

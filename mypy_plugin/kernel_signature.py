@@ -1,7 +1,7 @@
-"""The frontend's rules for a ``@pypto.frontend.jit`` kernel definition (facts §2.2).
+"""The frontend's rules for a ``@pypto.frontend.jit`` kernel definition (docs/rules.md, "Kernel definitions").
 
 Checked where mypy applies the decorator (its context is the :class:`Decorator` node):
-no ``return`` statement (X45), no return annotation, tensor parameters before all others
+no ``return`` statement (rule: kernel-no-return), no return annotation, tensor parameters before all others
 (an unannotated parameter is not a tensor), and no ``from __future__ import annotations``
 (PEP 563 strings are not tensor annotations to the frontend).
 """

@@ -1,4 +1,4 @@
-"""``pypto-use-after-move``: a tensor written into an output is empty afterwards (facts §6).
+"""``pypto-use-after-move``: a tensor written into an output is empty afterwards (rule: move-empties-source).
 
 ``out[:] = t``, ``out[...] = t`` and ``out.move(t)`` hand ``t``'s storage to ``out``; reading
 ``t`` again fails at trace time with ``ValueError: Empty tensor.`` (or SIGSEGV in a reduction).

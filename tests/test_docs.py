@@ -105,7 +105,7 @@ def test_pinned_tests_exist() -> None:
     assert not missing, "tests named in docs/rules.md that do not exist:\n" + "\n".join(missing)
 
 
-# Notebook case ids (a letter and two digits, e.g. "(R30)") and paths of a notebook that is
+# Notebook case ids (a capital letter and two digits in parentheses) and paths of a notebook that is
 # not in this repository. Spelled in pieces so that this file does not match itself.
 OUTSIDE = re.compile("|".join([
     r"pypto" + r"-facts",

@@ -1,5 +1,5 @@
 """Writes into outputs: ``out[:] = t`` and ``out.move(t)`` are a plain move and ``out[a:b, ...] = t``
-an assemble; 0.2.0 checks neither shape nor dtype (B11, B12, R43). A key mixing int indices and
+an assemble; 0.2.0 checks neither shape nor dtype (rule: write-unchecked). A key mixing int indices and
 slices (``out[i] = row``, ``out[i, :] = row``) first reshapes the value, putting a 1 at each int
 position; that reshape asserts that the value has one dim per slice, so a ``[1, 64]`` row written
 through ``out[i]`` fails at trace time while a ``[64]`` row is assembled (the regression kernels

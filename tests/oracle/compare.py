@@ -6,7 +6,7 @@ Rules:
   pypto-out-shape / pypto-out-dtype) on an earlier line: the compiler got past those lines;
 - compiler accepts -> the checker reports no error at all, except pypto-out-shape /
   pypto-out-dtype where the generator deliberately wrote a mismatching ``out``; such a
-  deliberate mismatch must be reported (the compiler does not detect it: facts B11, B12, R43);
+  deliberate mismatch must be reported (the compiler does not detect it: rule: write-unchecked);
 - a rejection the mapping does not cover is listed separately (not counted).
 """
 

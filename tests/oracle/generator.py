@@ -8,8 +8,8 @@ compiler does (``runner.py``) and the checker is compared with it (``compare.py`
 Known traps of the 0.2.0 compiler that the generator avoids on purpose (they would be
 undefined behaviour, not a verdict):
 - a last-axis reduction with a vec tile shorter than the tensor's rank reads past the end
-  of the tile list (facts §4a, R31);
-- reusing a tensor after it was written to an output (facts §6);
+  of the tile list (rule: vec-tile-rank);
+- reusing a tensor after it was written to an output (rule: move-empties-source);
 - dynamic dims (SIGFPE / INT32_MAX errors) and tiles big enough to overflow the UB.
 """
 
@@ -219,7 +219,7 @@ def out_param(draw: Any, shape: list[int], dt: str, case_feats: dict[str, Any], 
     if mism == "shape":
         s = list(shape)
         if len(s) >= 2 and s[-1] == 1:
-            s = s[:-1]  # [8, 1] result into [8] out (R43-like)
+            s = s[:-1]  # [8, 1] result into [8] out (like rule: write-unchecked)
         else:
             s[-1] = s[-1] * 2
         return ("out", s, dt), mism

@@ -179,9 +179,9 @@ def classify(case: Case, out: str, rc: int, plog: str) -> CompilerVerdict:
         f = case.features
         code = None
         if f.get("axis_kind") == "oor_neg":
-            code = "pypto-axis"  # facts §6: a negative out-of-range axis crashes (with or without a tile)
+            code = "pypto-axis"  # rule: reduce-negative-axis: a negative out-of-range axis crashes (with or without a tile)
         elif f.get("reduction") and f.get("tile") == "none":
-            code = "pypto-tile-missing"  # R30: a reduction with no vec tile
+            code = "pypto-tile-missing"  # rule: reduce-without-tile-crashes: a reduction with no vec tile
         return CompilerVerdict("CRASH", code, None, cands, f"process killed by {name}", plog, "native")
     msg, marker, stage = _root_cause(text)
     code = map_code(msg, plog)

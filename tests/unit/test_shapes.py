@@ -1,4 +1,4 @@
-"""The pure shape rules, against the oracle's cases (pypto-facts §3-§4)."""
+"""The pure shape rules, against the compiler's behaviour (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from mypy_plugin.knowledge.shapes import ShapeError, Span
 @pytest.mark.parametrize(
     ("case", "a", "b", "out"),
     [
-        ("B03", (8, 16), (8, 1), (8, 16)),
-        ("B04", (8, 16), (16,), (8, 16)),
-        ("B06", (8, 16), (1, 16), (8, 16)),
-        ("B07", (8, 1), (1, 16), (8, 16)),
-        ("B34", (2, 8, 16), (2, 8, 1), (2, 8, 16)),
+        ("broadcast-shapes", (8, 16), (8, 1), (8, 16)),
+        ("broadcast-shapes", (8, 16), (16,), (8, 16)),
+        ("broadcast-shapes", (8, 16), (1, 16), (8, 16)),
+        ("broadcast-shapes", (8, 1), (1, 16), (8, 16)),
+        ("broadcast-shapes", (2, 8, 16), (2, 8, 1), (2, 8, 16)),
         ("symbol", ("N", 16), ("N", 1), ("N", 16)),
         ("unknown", (None, 16), (8, 16), (8, 16)),
     ],
@@ -27,11 +27,11 @@ def test_broadcast_ok(case: str, a: shapes.Shape, b: shapes.Shape, out: shapes.S
 @pytest.mark.parametrize(
     ("case", "a", "b", "fragment"),
     [
-        ("B05", (8, 16), (4, 16), "not broadcast-compatible"),
-        ("B10", (8, 16), (16, 8), "not broadcast-compatible"),
-        ("B31", (2, 8, 16), (8, 1), "expanded along 2 axes"),
-        ("B32", (2, 8, 16), (16,), "expanded along 2 axes"),
-        ("B33", (8, 16), (1, 1), "expanded along 2 axes"),
+        ("broadcast-shapes", (8, 16), (4, 16), "not broadcast-compatible"),
+        ("broadcast-shapes", (8, 16), (16, 8), "not broadcast-compatible"),
+        ("broadcast-one-axis", (2, 8, 16), (8, 1), "expanded along 2 axes"),
+        ("broadcast-one-axis", (2, 8, 16), (16,), "expanded along 2 axes"),
+        ("broadcast-one-axis", (8, 16), (1, 1), "expanded along 2 axes"),
     ],
 )
 def test_broadcast_errors(case: str, a: shapes.Shape, b: shapes.Shape, fragment: str) -> None:
@@ -47,13 +47,13 @@ def test_reduce() -> None:
     assert shapes.reduce((64,), 0, False) == (1,)  # 1-D always gives [1]
     assert shapes.reduce((4, 8, 64), 1, False) == (4, 64)
     with pytest.raises(ShapeError):
-        shapes.reduce((8, 64), 2, False)  # R42
+        shapes.reduce((8, 64), 2, False)  # rule: axis-range
 
 
 def test_reshape() -> None:
-    assert shapes.reshape((2, 16, 16), [2, -1]) == (2, 256)  # X03
+    assert shapes.reshape((2, 16, 16), [2, -1]) == (2, 256)  # rule: reshape-element-count
     with pytest.raises(ShapeError) as err:
-        shapes.reshape((8, 16), [8, 8])  # X02
+        shapes.reshape((8, 16), [8, 8])  # rule: reshape-element-count
     assert err.value.code == "pypto-reshape"
     assert shapes.reshape((None, 16), [4, 4]) == (4, 4)  # unknown count: no claim
 
@@ -63,12 +63,12 @@ def test_index_and_slices() -> None:
     assert shapes.index((8, 64), [-1, slice(-8, None)]) == (8,)
     assert shapes.index((8, 64), [Ellipsis, slice(0, 8)]) == (8, 8)
     assert shapes.index((8, 64), [Span(2), slice(None, None)]) == (2, 64)
-    assert shapes.index((8, 64), [slice(4, 12)]) == (None, 64)  # X07: out of range, unchecked
+    assert shapes.index((8, 64), [slice(4, 12)]) == (None, 64)  # rule: slices-unchecked: out of range, unchecked
 
 
 def test_matmul_shapes_and_k() -> None:
     assert shapes.matmul((16, 32), (32, 8), False, False) == (16, 8)
     assert shapes.matmul((32, 16), (8, 32), True, True) == (16, 8)
     assert shapes.matmul((2, 16, 32), (1, 32, 16), False, False) == (2, 16, 16)
-    assert shapes.k_dims((8, 64), (1, 64), False, True) == (64, 64)  # M29
-    assert shapes.k_dims((8, 64), (64, 1), False, True) == (64, 1)  # M30
+    assert shapes.k_dims((8, 64), (1, 64), False, True) == (64, 64)  # rule: matmul-k
+    assert shapes.k_dims((8, 64), (64, 1), False, True) == (64, 1)  # rule: matmul-k
