@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import ast
-import os
 from typing import Final
+
+from . import debug as debug_switch
 
 # The helper imports the rewrite appends (``from typing import Final as _PyptoStubsFinal``).
 ALIAS_PREFIX: Final = "_PyptoStubs"
-# Set to 1 to let exceptions (and rejected rewrites) through instead of degrading silently.
-DEBUG_ENV: Final = "PYPTO_STUBS_DEBUG"
-
-
-def debug() -> bool:
-    return os.environ.get(DEBUG_ENV, "") not in ("", "0")
+# The debug switch (PYPTO_STUBS_DEBUG=1) lets exceptions and rejected rewrites through.
+DEBUG_ENV: Final = debug_switch.ENV
+debug = debug_switch.enabled
 
 
 class RewriteRejected(Exception):

@@ -12,7 +12,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rewrite_cases import FAILURES, Tally, check, module
+from .rewrite_cases import FAILURES, Tally, check, module
 
 from mypy_plugin.rewrite_guard import DEBUG_ENV
 
