@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.oracle.runner import have_pypto
+from oracle.runner import have_pypto
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.oracle.runner import have_pypto
+from oracle.runner import have_pypto
 
 ROOT = Path(__file__).resolve().parents[2]
 
