@@ -158,4 +158,4 @@ def test_pre_commit_try_repo_command_names_the_hook() -> None:
     m = re.search(r"`pre-commit try-repo (\S+) (\S+) --files k.py`", README)
     assert m is not None and m.group(2) == "pypto-check"
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
-    assert [h["id"] for h in hooks] == ["pypto-check"]
+    assert [h["id"] for h in hooks] == ["pypto-check", "pypto-check-fix"]
