@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Final, Union
 
 from .dtypes import FP32, nbytes
+from .shapes import numel
 
 CALL_SHAPE: Final = "pypto-call-shape"
 CALL_DTYPE: Final = "pypto-call-dtype"
@@ -284,20 +285,11 @@ def _shape_findings(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> list[Fin
     )]
 
 
-def _numel(shape: Sequence[int | None | str]) -> int | None:
-    n = 1
-    for d in shape:
-        if not isinstance(d, int):
-            return None
-        n *= d
-    return n
-
-
 def _overrun(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> str:
     """', and reads/writes past its end' when the annotation needs more bytes than the buffer has."""
     dt = kernel.expected_dtype(p)
-    want_n = _numel(p.dims or ())
-    got_n = _numel(t.shape or ())
+    want_n = numel(tuple(p.dims or ()))
+    got_n = numel(tuple(t.shape or ()))
     size = nbytes(dt) if dt else None
     if None in (want_n, got_n, size, t.itemsize) or p.open_tail:
         return ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .ops import TensorVal
-from .shapes import ShapeError, Shape, differ, fmt_shape, index, is_int_key
+from .shapes import ShapeError, Shape, differ, fmt_shape, index, is_int_key, numel
 
 _SILENT = "PyPTO 0.2.0 does not check this: the kernel compiles and writes wrong data"
 
@@ -28,16 +28,6 @@ def _provably_different(a: Shape, b: Shape) -> bool:
     return any(differ(x, y) for x, y in zip(a, b))
 
 
-def _count(shape: Shape) -> int | None:
-    if shape is None or not all(isinstance(d, int) for d in shape):
-        return None
-    n = 1
-    for d in shape:
-        assert isinstance(d, int)
-        n *= d
-    return n
-
-
 def _shape_fix(region: Shape, value: Shape, target: str, whole: bool) -> str:
     """The note for one out-shape error: only the fix that fits these two shapes."""
     if region is not None and value is not None and len(value) + 1 == len(region):
@@ -48,7 +38,7 @@ def _shape_fix(region: Shape, value: Shape, target: str, whole: bool) -> str:
                     f"the result has no size-1 axis {axis}: reduce with keepdim=True, or reshape it to "
                     f"{fmt_shape(region)}"
                 )
-    if _count(region) is not None and _count(region) == _count(value):
+    if numel(region) is not None and numel(region) == numel(value):
         return f"same number of elements: reshape the result to {fmt_shape(region)} before writing it"
     if whole:
         return f"make the result {fmt_shape(region)}, or fix the annotation of {target}"
