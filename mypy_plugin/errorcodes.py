@@ -37,12 +37,20 @@ OUT_SHAPE: Final = ErrorCode("pypto-out-shape", "A result written into an output
 OUT_DTYPE: Final = ErrorCode("pypto-out-dtype", "A result written into an output of another dtype", _CATEGORY)
 USE_AFTER_MOVE: Final = ErrorCode("pypto-use-after-move", "A tensor read after it was moved into an output", _CATEGORY)
 KERNEL_SIGNATURE: Final = ErrorCode("pypto-kernel-signature", "A jit kernel definition the frontend rejects", _CATEGORY)
+# Host calls of a kernel (the same codes as the runtime guard's findings).
+CALL_SHAPE: Final = ErrorCode("pypto-call-shape", "A kernel call whose tensor dims differ from the annotation", _CATEGORY)
+CALL_DTYPE: Final = ErrorCode("pypto-call-dtype", "A kernel call whose tensor dtype differs from the annotation", _CATEGORY)
+CALL_RANK: Final = ErrorCode("pypto-call-rank", "A kernel call whose tensor rank differs from the annotation", _CATEGORY)
+CALL_SYMBOL: Final = ErrorCode("pypto-call-symbol", "A kernel call binding one shape symbol to two sizes", _CATEGORY)
+CALL_LAYOUT: Final = ErrorCode("pypto-call-layout", "A kernel call with a non-contiguous tensor", _CATEGORY)
+CALL_ARGS: Final = ErrorCode("pypto-call-args", "A kernel call whose arguments the frontend cannot bind", _CATEGORY)
 
 BY_NAME: Final[dict[str, ErrorCode]] = {
     c.code: c
     for c in (
         TRANSPOSE, NO_METHOD, REDUCE_ALIGN, MATMUL_K, BROADCAST, RESHAPE, AXIS, TILE_MISSING, TILE_RANK,
         CUBE_TILE, DTYPE_MISMATCH, MATMUL_DTYPE, MATMUL_DTYPE_DOC, MATMUL_RANK, OUT_SHAPE, OUT_DTYPE,
-        KERNEL_SIGNATURE, USE_AFTER_MOVE,
+        KERNEL_SIGNATURE, USE_AFTER_MOVE, CALL_SHAPE, CALL_DTYPE, CALL_RANK, CALL_SYMBOL, CALL_LAYOUT,
+        CALL_ARGS,
     )
 }

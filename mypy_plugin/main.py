@@ -21,7 +21,7 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, Type, TypeOfAny
 
-from . import config, hooks, implicit_return, module_options, native_parse
+from . import call_sites, config, hooks, implicit_return, module_options, native_parse
 from .annotations import analyze_tensor
 from .debug import degrade
 from .knowledge.members import NO_METHODS
@@ -45,6 +45,7 @@ def _version_stamp(options: dict[str, Any]) -> str:
 
 
 _DECORATORS: Final = frozenset({"pypto.frontend.jit", "pypto.frontend.function"})
+_NEVER_KERNELS: Final = ("builtins.", "typing.", "pypto.", "torch.", "numpy.", "collections.", "os.")
 
 
 def _any_type(ctx: AnalyzeTypeContext) -> Type:
@@ -112,7 +113,21 @@ class PyptoPlugin(Plugin):
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname not in self._function_hooks:
             self._function_hooks[fullname] = self._function_hook(fullname)
-        return self._function_hooks[fullname]
+        hook = self._function_hooks[fullname]
+        if hook is None and self._is_jit_kernel(fullname):
+            # Not cached: a daemon run may find the name bound to something else.
+            return call_sites.kernel_call_hook
+        return hook
+
+    def _is_jit_kernel(self, fullname: str) -> bool:
+        if fullname.startswith(_NEVER_KERNELS):
+            return False
+        try:
+            sym = self.lookup_fully_qualified(fullname)
+        except Exception as err:  # never crash mypy
+            degrade(err)
+            return False
+        return sym is not None and call_sites.jit_kernel(sym.node) is not None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:

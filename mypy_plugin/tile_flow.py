@@ -42,6 +42,7 @@ from mypy.nodes import (
 
 from mypy.types import TupleType, Type, get_proper_type
 
+from . import kernel_copies
 from .call_args import int_of_type
 from .knowledge.arith import fold
 from .program_order import ProgramOrder
@@ -314,6 +315,7 @@ def decorated_with(deco: Decorator, fullnames: Iterable[str]) -> bool:
 
 
 def is_kernel(module: MypyFile, func: FuncDef) -> bool:
+    func = kernel_copies.origin(func)  # a kernel checked again with a call's tensors
     if not func.is_decorated:
         return False
     # A module-level kernel is its name's symbol: no scan (a scan per function is quadratic

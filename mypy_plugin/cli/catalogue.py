@@ -169,6 +169,52 @@ CODES: tuple[CodeDoc, ...] = (
         "@pypto.frontend.jit\ndef k(cfg, a: pypto.Tensor([8, 16], pypto.DT_FP32)) -> None:\n    ...",
         "@pypto.frontend.jit\ndef k(a: pypto.Tensor([8, 16], pypto.DT_FP32), cfg=None):\n    ...",
     ),
+    # Host calls of a kernel (static checks of host code, and the runtime guard).
+    CodeDoc(
+        "pypto-call-shape",
+        "A kernel call whose torch tensor has a dim that differs from a static annotation dim.",
+        "Nothing: it compiles the kernel for the annotation's shape over the tensor's buffer (wrong data), "
+        "or ignores the annotation for a []/STATIC/DYNAMIC kernel.",
+        "mm(torch.randn(16, 32), w, out)     # a: pypto.Tensor([16, 64], pypto.DT_FP32)",
+        "mm(torch.randn(16, 64), w, out)",
+    ),
+    CodeDoc(
+        "pypto-call-dtype",
+        "A kernel call whose torch tensor's dtype differs from the annotated one (or from the FP32 default "
+        "of a dtype-less static annotation).",
+        "Nothing: it reads the bytes as the annotated dtype (out of bounds when the torch element is smaller).",
+        "k(x.half())     # x: pypto.Tensor([8, 64])  (FP32 by default)",
+        "k(x.float())",
+    ),
+    CodeDoc(
+        "pypto-call-rank",
+        "A kernel call whose torch tensor has another number of dims than the annotation.",
+        "Nothing for a static kernel (wrong data); a []/DYNAMIC kernel is traced with the tensor's rank.",
+        "k(x[0])     # x: torch [8, 64], annotation [8, 64]",
+        "k(x)",
+    ),
+    CodeDoc(
+        "pypto-call-symbol",
+        "A kernel call binding one pypto.frontend.dynamic symbol to two sizes.",
+        "Nothing: each tensor keeps its own size (wrong data).",
+        "add(torch.ones(16, 64), torch.ones(32, 64))     # both [N, 64]",
+        "add(torch.ones(16, 64), torch.ones(16, 64))",
+    ),
+    CodeDoc(
+        "pypto-call-layout",
+        "A kernel call with a non-contiguous view (.t(), .T, .transpose, .permute, .expand, step slices).",
+        "RuntimeError 'not all tensors are contiguous' inside the call.",
+        "mm(a, b.t(), out)",
+        "mm(a, b.t().contiguous(), out)",
+    ),
+    CodeDoc(
+        "pypto-call-args",
+        "A kernel call passing tensors by keyword, too few or too many arguments, a tensor for a non-tensor "
+        "parameter or the reverse.",
+        "RuntimeError / AttributeError inside the call.",
+        "k(x, out=y)",
+        "k(x, y)",
+    ),
 )
 
 BY_CODE: dict[str, CodeDoc] = {doc.code: doc for doc in CODES}

@@ -71,6 +71,8 @@ class ParamSpec:
     open_tail: bool = False  # ends in ``...``: any number of further dims
     dtype: str | None = None  # "DT_BF16" as written (the subscript form always has one); None: none written
     status: bool = False  # has a STATIC / DYNAMIC / DYN dim (those dims are None in ``dims``)
+    # Read from a checked type, where a written DT_FP32 and the FP32 default look the same.
+    dtype_maybe_default: bool = False
 
 
 @dataclass(frozen=True)
@@ -305,7 +307,10 @@ def _dtype_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> Finding |
     if want is None or t.dtype is None or t.dtype in torch_dtypes_for(want):
         return None
     got = t.dtype
-    written = "annotated" if p.dtype is not None else "by default (no dtype written, static shape)"
+    if p.dtype is None:
+        written = "by default (no dtype written, static shape)"
+    else:
+        written = "annotated (or the default of a static shape)" if p.dtype_maybe_default else "annotated"
     size = nbytes(want)
     if t.itemsize is not None and size is not None and t.itemsize < size:
         consequence = (f"the {t.itemsize}-byte elements are read as {size}-byte {want}: out-of-bounds access, "

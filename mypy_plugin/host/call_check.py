@@ -1,0 +1,132 @@
+"""One host call of a kernel against the kernel's parameters (pure): the boundary findings, and
+the tensors the kernel is traced with at that call (for checking the kernel with them).
+
+The parameters come from checked types (:class:`Parameters`), so a kernel read from mypy's
+cache gives the same answers as one parsed in this run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..knowledge.boundary import (
+    TORCH_TO_PYPTO,
+    Finding,
+    KernelSpec,
+    ParamSpec,
+    TensorDesc,
+    check_args,
+    check_tensor,
+    symbol_conflicts,
+    symbol_finding,
+)
+from ..knowledge.dtypes import FP32
+from ..knowledge.values import TensorVal
+from .evaluate import CallSite
+from .values import UNKNOWN, HostTensor, Value
+
+_NOTHING = TensorDesc(None, None, None, None)
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """A kernel's parameters as its checked signature gives them."""
+
+    spec: KernelSpec
+    declared: tuple[TensorVal, ...]  # each tensor parameter's type, as the kernel body sees it
+    # FP32 in the type of a runtime-shaped kernel: written DT_FP32, or the default that the
+    # frontend replaces by the tensor's dtype; which one, the type does not say.
+    ambiguous_dtype: frozenset[int]
+
+
+def parameters(name: str, tensors: list[tuple[str, TensorVal]], others: list[str],
+               required: frozenset[str]) -> Parameters:
+    """``tensors``: (name, type) of each tensor parameter in order; ``others``: the rest."""
+    runtime = any(v.shape is None or None in v.shape for _, v in tensors)
+    specs: list[ParamSpec] = []
+    ambiguous: set[int] = set()
+    for i, (pname, v) in enumerate(tensors):
+        dtype = v.dtype
+        if runtime and dtype == FP32:
+            ambiguous.add(i)
+            dtype = None  # unknown which: the tensor's own dtype is not checked
+        specs.append(ParamSpec(
+            pname,
+            v.shape,
+            dtype=dtype,
+            # An unknown dim in a checked type: STATIC / DYNAMIC or an expression nobody can read;
+            # count it as runtime-shaped, where the frontend checks least.
+            status=v.shape is not None and None in v.shape,
+            dtype_maybe_default=dtype == FP32,
+        ))
+    spec = KernelSpec(name, tuple(specs), tuple(others), required)
+    return Parameters(spec, tuple(v for _, v in tensors), frozenset(ambiguous))
+
+
+def _is_tensor(v: Value) -> bool | None:
+    if isinstance(v, HostTensor):
+        return True
+    return None if v is UNKNOWN else False
+
+
+def describe(v: Value) -> TensorDesc:
+    if not isinstance(v, HostTensor):
+        return _NOTHING
+    dt = v.dtype
+    return TensorDesc(v.shape, dt.name if dt else None, dt.itemsize if dt else None, v.contiguous)
+
+
+def findings(params: Parameters, site: CallSite) -> list[Finding]:
+    """What is wrong with this call, as far as the host code proves it (the runtime guard's
+    rules, in the guard's order: the argument list first, then each tensor, then symbols)."""
+    if site.star_args:
+        return []
+    spec = params.spec
+    found = check_args(spec, [_is_tensor(a) for a in site.args], {k: _is_tensor(v) for k, v in site.keywords})
+    if found:
+        return found
+    descs = [describe(a) for a in site.args[:len(spec.tensors)]]
+    for p, d in zip(spec.tensors, descs):
+        found.extend(check_tensor(spec, p, d))
+    found.extend(symbol_finding(spec, c) for c in symbol_conflicts(spec, descs))
+    return found
+
+
+def _pypto_dtype(torch_name: str | None) -> str | None:
+    choices = TORCH_TO_PYPTO.get(torch_name or "", ())
+    return choices[0] if len(choices) == 1 else None
+
+
+def traced_with(params: Parameters, site: CallSite) -> tuple[TensorVal, ...] | None:
+    """The tensor parameters as the frontend traces the kernel at this call: declared dims and
+    dtypes kept, the ones it takes from the tensors filled in. None when the call says nothing
+    new or cannot be trusted (a finding at the call, an unknown argument list)."""
+    spec = params.spec
+    if site.star_args or len(site.args) < len(spec.tensors) or findings(params, site):
+        return None
+    out: list[TensorVal] = []
+    for i, (declared, arg) in enumerate(zip(params.declared, site.args)):
+        t = describe(arg)
+        shape = declared.shape
+        if t.shape is not None and (shape is None or len(shape) == len(t.shape)):
+            if shape is None:
+                shape = t.shape
+            else:  # every known dim agrees (no finding): fill in the rest
+                shape = tuple(d if isinstance(d, int) else t.shape[k] for k, d in enumerate(shape))
+        dtype = declared.dtype
+        if dtype is None:
+            dtype = _pypto_dtype(t.dtype)
+        elif i in params.ambiguous_dtype and _pypto_dtype(t.dtype) != dtype:
+            return None  # FP32 written, or the tensor's dtype? Not provable: no specialization
+        out.append(TensorVal(shape, dtype))
+    result = tuple(out)
+    return None if result == params.declared else result
+
+
+def fmt_binding(names: list[str], vals: tuple[TensorVal, ...]) -> str:
+    """``x [32, 128] DT_BF16, w [128, 64] DT_BF16`` for the note that names the call."""
+    parts = []
+    for name, v in zip(names, vals):
+        shape = "[?]" if v.shape is None else "[" + ", ".join("?" if d is None else str(d) for d in v.shape) + "]"
+        parts.append(f"{name} {shape} {v.dtype or '?'}")
+    return ", ".join(parts)

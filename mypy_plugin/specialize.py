@@ -1,0 +1,105 @@
+"""A kernel checked again with the tensors of one host call: the same hooks and rules, on a copy.
+
+mypy itself checks a function body once per value of a value-restricted type variable, on a copy
+made by its TransformVisitor; this does the same with the parameters' types replaced by the
+call's tensors. Lines are kept, so a finding lands on the kernel's own line; only ``pypto-*``
+findings are kept (the rest of mypy's answers stay the declared pass's), each with a note that
+names the call. Only a module-level kernel of the module being checked is copied: its body is
+there, and an edit of either the kernel or the call rechecks that one module (cold, incremental
+and daemon runs agree).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from mypy.errors import ErrorInfo
+from mypy.nodes import Context, Decorator, FuncDef, MypyFile
+from mypy.treetransform import TransformVisitor
+from mypy.types import CallableType, Type
+
+from . import kernel_copies
+from .host.call_check import fmt_binding
+from .knowledge.values import TensorVal
+from .tensor_types import tensor_type
+
+_done: dict[int, tuple[MypyFile, set[tuple[object, ...]]]] = {}  # id(module) -> specializations checked
+_active: list[FuncDef] = []  # kernels being checked again (no nesting)
+
+
+def _seen(module: MypyFile) -> set[tuple[object, ...]]:
+    entry = _done.get(id(module))
+    if entry is None or entry[0] is not module:
+        if len(_done) > 64:
+            _done.clear()
+        entry = _done[id(module)] = (module, set())
+    return entry[1]
+
+
+def own_kernel(api: object, dec: Decorator) -> bool:
+    """Is ``dec`` a module-level definition of the module being checked, with its body?"""
+    module = getattr(api, "tree", None)
+    if not isinstance(module, MypyFile):
+        return False
+    sym = module.names.get(dec.func.name)
+    return sym is not None and sym.node is dec and bool(dec.func.body.body)
+
+
+def check(api: object, dec: Decorator, names: Sequence[str], vals: tuple[TensorVal, ...], call_line: int,
+          via: Sequence[str]) -> None:
+    func = dec.func
+    module = getattr(api, "tree", None)
+    check_item = getattr(api, "check_func_item", None)
+    msg = getattr(api, "msg", None)
+    named = getattr(api, "named_generic_type", None)
+    if (not isinstance(module, MypyFile) or check_item is None or msg is None or named is None
+            or not isinstance(func.type, CallableType) or _active):
+        return
+    key = (id(func), vals)
+    seen = _seen(module)
+    if key in seen:
+        return
+    deferred = bool(getattr(api, "current_node_deferred", False))
+    typ = func.type
+    arg_types: list[Type] = list(typ.arg_types)
+    for i, v in enumerate(vals):
+        arg_types[i] = tensor_type(v, named)
+    copy = TransformVisitor().node(func)
+    assert isinstance(copy, FuncDef)
+    kernel_copies.register(copy, func)
+    _active.append(func)
+    try:
+        with msg.filter_errors(save_filtered_errors=True) as watcher:
+            kernel_copies.WATCHERS.append(watcher)
+            check_item(copy, type_override=typ.copy_modified(arg_types=arg_types), name=func.name)
+    finally:
+        if kernel_copies.WATCHERS:
+            kernel_copies.WATCHERS.pop()
+        _active.pop()
+        kernel_copies.forget(copy)
+    if deferred:
+        return  # mypy checks the caller again: report then
+    seen.add(key)
+    path = getattr(api, "path", "") or ""
+    where = f"{Path(path).name}:{call_line}" + "".join(f" (through {v})" for v in via)
+    _report(api, watcher.filtered_errors(), f"with the tensors of the call at {where}: {fmt_binding(list(names), vals)}")
+
+
+def _report(api: object, infos: list[ErrorInfo], call_note: str) -> None:
+    msg = getattr(api, "msg")
+    path = getattr(api, "path", "")
+    existing = {(e.line, e.message) for e in msg.errors.error_info_map.get(path, ())}
+    for info in infos:
+        code = info.code
+        if info.severity != "error" or code is None or not code.code.startswith("pypto-"):
+            continue
+        if (info.line, info.message) in existing:
+            continue  # the declared shapes already show it
+        existing.add((info.line, info.message))
+        ctx = Context(line=info.line, column=info.column)
+        reported = getattr(api, "fail")(info.message, ctx, code=code)
+        for note in infos:
+            if note.parent_error is info and note.severity == "note":
+                msg.note(note.message, ctx, code=code, parent_error=reported)
+        msg.note(call_note, ctx, code=code, parent_error=reported)
