@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import FuncDef, MemberExpr, MypyFile, NameExpr
+from mypy.nodes import Decorator, FuncDef, MemberExpr, MypyFile, NameExpr
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import AnyType, CallableType, Type, TupleType, TypeOfAny, get_proper_type
 
-from . import diagnostics
+from . import call_sites, diagnostics
 from .call_args import CallArgs
 from .config import PluginConfig
 from .debug import degrade
@@ -222,6 +222,8 @@ def decorator_hook(ctx: FunctionContext | MethodContext) -> Type:
     definition, and relax what callers may pass."""
     try:
         check_kernel(ctx.api, ctx.context)
+        if isinstance(ctx.context, Decorator):
+            call_sites.kernel_defined(ctx.api, ctx.context)
     except Exception as err:
         degrade(err)
     try:

@@ -120,6 +120,8 @@ class PyptoPlugin(Plugin):
         return hook
 
     def _is_jit_kernel(self, fullname: str) -> bool:
+        if fullname in call_sites.LOCAL_KERNELS:
+            return True
         if fullname.startswith(_NEVER_KERNELS):
             return False
         try:

@@ -4,9 +4,9 @@ mypy itself checks a function body once per value of a value-restricted type var
 made by its TransformVisitor; this does the same with the parameters' types replaced by the
 call's tensors. Lines are kept, so a finding lands on the kernel's own line; only ``pypto-*``
 findings are kept (the rest of mypy's answers stay the declared pass's), each with a note that
-names the call. Only a module-level kernel of the module being checked is copied: its body is
-there, and an edit of either the kernel or the call rechecks that one module (cold, incremental
-and daemon runs agree).
+names the call. Only a kernel whose body is in the module being checked is copied (module-level,
+or nested in one of its functions): an edit of either the kernel or the call then rechecks that
+one module (cold, incremental and daemon runs agree).
 """
 
 from __future__ import annotations
@@ -35,15 +35,6 @@ def _seen(module: MypyFile) -> set[tuple[object, ...]]:
             _done.clear()
         entry = _done[id(module)] = (module, set())
     return entry[1]
-
-
-def own_kernel(api: object, dec: Decorator) -> bool:
-    """Is ``dec`` a module-level definition of the module being checked, with its body?"""
-    module = getattr(api, "tree", None)
-    if not isinstance(module, MypyFile):
-        return False
-    sym = module.names.get(dec.func.name)
-    return sym is not None and sym.node is dec and bool(dec.func.body.body)
 
 
 def check(api: object, dec: Decorator, names: Sequence[str], vals: tuple[TensorVal, ...], call_line: int,

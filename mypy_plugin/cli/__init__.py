@@ -19,7 +19,8 @@ from mypy.version import __version__ as mypy_version
 from ..fix import fix_command
 from ..versions import TARGET_PYPTO, pypto_stubs_version
 from .. import mypy_output as records
-from . import environment, formats, options, signal_first
+from .. import coverage
+from . import coverage_report, environment, formats, options, signal_first
 from .catalogue import CODES, list_codes, lookup
 from .project_config import PLUGIN, find_config
 
@@ -82,13 +83,19 @@ def _run(opts: options.Options, config_args: list[str], *, user_config: bool) ->
         return fix_command(opts.paths, [*config_args, *opts.mypy_args], write=opts.fix, only=opts.fix_only)
     args = [*config_args, *opts.paths, *opts.mypy_args]
     filtered = not (user_config or opts.show_all)
+    kernels: list[coverage_report.Entry] | None = None
+    if opts.coverage:
+        # Every module checked (none from the cache), so every kernel is recorded.
+        args.append("--no-incremental")
     if opts.output == "text" and not filtered:
         # mypy's own output, untouched.
-        stdout, stderr, status = _mypy(["--show-error-codes", *args])
+        stdout, stderr, status, kernels = _mypy_covered(["--show-error-codes", *args], opts.coverage)
         sys.stdout.write(stdout)
         sys.stderr.write(stderr)
+        if kernels is not None and status != 2:
+            sys.stdout.write("".join(line + "\n" for line in coverage_report.text(kernels)))
         return status
-    stdout, stderr, status = _mypy([*args, *_PARSEABLE])
+    stdout, stderr, status, kernels = _mypy_covered([*args, *_PARSEABLE], opts.coverage)
     parsed = records.parse(stdout)
     shown = parsed.records
     hidden: list[records.Record] = []
@@ -103,9 +110,22 @@ def _run(opts: options.Options, config_args: list[str], *, user_config: bool) ->
     if status != 2:
         status = 1 if any(r.severity == "error" for r in shown) else 0
     report = formats.Report(status, shown, hidden=sum(r.severity == "error" for r in hidden), fatal=fatal)
+    if kernels is not None and status != 2:
+        report.coverage = [e.to_json() for e in kernels]
     if opts.output == "text":
-        return _text(opts, report, parsed, stderr)
+        code = _text(opts, report, parsed, stderr)
+        if kernels is not None and status != 2:
+            sys.stdout.write("".join(line + "\n" for line in coverage_report.text(kernels)))
+        return code
     return _emit(opts, report)
+
+
+def _mypy_covered(args: list[str], covered: bool) -> tuple[str, str, int, list[coverage_report.Entry] | None]:
+    if not covered:
+        return (*_mypy(args), None)
+    with coverage.collecting() as collector:
+        stdout, stderr, status = _mypy(args)
+    return stdout, stderr, status, coverage_report.entries(collector)
 
 
 def _mypy(args: list[str]) -> tuple[str, str, int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from typing import Any
 from pathlib import Path
 from urllib.parse import quote
 
@@ -24,6 +25,7 @@ class Report:
     records: list[Record]  # what is shown
     hidden: int = 0  # mypy errors hidden by signal first
     fatal: list[str] = field(default_factory=list)  # why the run could not check (status 2)
+    coverage: list[dict[str, Any]] | None = None  # --coverage: one object per kernel
 
 
 def to_json(report: Report) -> str:
@@ -34,6 +36,8 @@ def to_json(report: Report) -> str:
         "hidden": report.hidden,
         "fatal": report.fatal,
     }
+    if report.coverage is not None:
+        data["coverage"] = report.coverage
     return json.dumps(data, indent=2) + "\n"
 
 

@@ -52,6 +52,7 @@ class Options:
     fix: bool = False  # write the fixes
     diff: bool = False  # print them as a unified diff, write nothing
     fix_only: frozenset[str] | None = None  # the codes to fix (None: every fixable one)
+    coverage: bool = False  # list every kernel with how it was checked
 
 
 class _Parser(argparse.ArgumentParser):
@@ -76,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="store_true", help="pypto-stubs, mypy and targeted PyPTO versions")
     parser.add_argument("--list-codes", action="store_true", help="list the pypto-* error codes")
     parser.add_argument("--explain", metavar="CODE", help="what CODE catches, with a bad and a fixed snippet")
+    parser.add_argument("--coverage", action="store_true",
+                        help="also list every kernel with how it was checked: declared shapes, the tensors of "
+                             "N call sites, or shapes unknown and why (runs mypy without its cache)")
     mypy = parser.add_argument_group("mypy options accepted before --")
     for flag in PASSTHROUGH_FLAGS:
         mypy.add_argument(flag, dest=_dest(flag), action="store_true", help=argparse.SUPPRESS)
@@ -121,6 +125,8 @@ def parse(argv: Sequence[str]) -> Options:
         parser.exit(2, "pypto-check: --fix-style is not available yet (ones, operators and subscript are planned)\n")
     if ns.fix and ns.diff:
         parser.exit(2, "pypto-check: --fix writes the fixes and --diff only shows them: give one\n")
+    if ns.coverage and (ns.fix or ns.diff):
+        parser.exit(2, "pypto-check: --coverage reports, --fix/--diff rewrite: give one\n")
     if ns.fix_only is not None and not (ns.fix or ns.diff):
         parser.exit(2, "pypto-check: --fix-only needs --fix or --diff\n")
     before: list[str] = []
@@ -142,6 +148,7 @@ def parse(argv: Sequence[str]) -> Options:
         fix=ns.fix,
         diff=ns.diff,
         fix_only=_fix_codes(parser, ns.fix_only),
+        coverage=ns.coverage,
     )
     if not (opts.paths or opts.version or opts.list_codes or opts.explain or mypy_args):
         parser.error("give at least one PATH to check")

@@ -7,6 +7,7 @@ cache gives the same answers as one parsed in this run.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..knowledge.boundary import (
@@ -97,11 +98,16 @@ def _pypto_dtype(torch_name: str | None) -> str | None:
     return choices[0] if len(choices) == 1 else None
 
 
-def traced_with(params: Parameters, site: CallSite) -> tuple[TensorVal, ...] | None:
+def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str]) -> tuple[TensorVal, ...] | None:
     """The tensor parameters as the frontend traces the kernel at this call: declared dims and
     dtypes kept, the ones it takes from the tensors filled in. None when the call says nothing
-    new or cannot be trusted (a finding at the call, an unknown argument list)."""
+    new or cannot be trusted (a finding at the call, an unknown argument list, a dtype name the
+    checker does not know: a newer type such as unpacked FP4 changes the shape the kernel sees).
+    ``dtype_written[i]``: what the annotation of tensor parameter i writes for the dtype: "" none
+    (the frontend takes the tensor's), "DT_..." a name, "var" a variable (unknown here)."""
     spec = params.spec
+    if any(v.dtype is None and w.startswith("DT_") for v, w in zip(params.declared, dtype_written)):
+        return None
     if site.star_args or len(site.args) < len(spec.tensors) or findings(params, site):
         return None
     out: list[TensorVal] = []
@@ -114,7 +120,7 @@ def traced_with(params: Parameters, site: CallSite) -> tuple[TensorVal, ...] | N
             else:  # every known dim agrees (no finding): fill in the rest
                 shape = tuple(d if isinstance(d, int) else t.shape[k] for k, d in enumerate(shape))
         dtype = declared.dtype
-        if dtype is None:
+        if dtype is None and not dtype_written[i]:
             dtype = _pypto_dtype(t.dtype)
         elif i in params.ambiguous_dtype and _pypto_dtype(t.dtype) != dtype:
             return None  # FP32 written, or the tensor's dtype? Not provable: no specialization

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from ..knowledge.arith import fold
-from . import torch_ops
+from . import mutation, torch_ops
 from .values import DTYPES, FLOAT32, UNKNOWN, DType, HostTensor, Value, fresh
 
 _MAX_ITEMS: Final = 16  # loop items walked one by one
@@ -62,11 +62,13 @@ class HostEvaluator:
     _default_float: DType | None = FLOAT32
     _module_env: Env = field(default_factory=dict)  # the module's bindings (final once walked)
     _budget: int = _MAX_STATEMENTS
+    _changed_elsewhere: set[str] = field(default_factory=set)  # see mutation.mutated_from_functions
 
     def call_sites(self) -> list[CallSite]:
         """Every call site found (each sound on its own; a module past the work budget gives
         the ones found until then)."""
         self._scan_module()
+        self._changed_elsewhere = mutation.mutated_from_functions(self.tree)
         module = _Scope(self._module_env)
         try:
             self._block(self.tree.body, module)
@@ -142,6 +144,8 @@ class HostEvaluator:
         if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith)):
             self._compound(stmt, scope)
             return
+        exact = mutation.followed(stmt, scope.env, lambda e: self._expr(e, scope.env))
+        old = scope.env.get(stmt.target.id) if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) else None
         self._calls_in(stmt, scope)
         if isinstance(stmt, ast.Assign):
             value = self._expr(stmt.value, scope.env)
@@ -159,6 +163,12 @@ class HostEvaluator:
         elif isinstance(stmt, (ast.Global, ast.Nonlocal, ast.Delete)):
             for name in _bound_names(stmt):
                 scope.env[name] = UNKNOWN
+        for name in mutation.mutated(stmt):
+            _forget_object(name, scope.env)
+        if old is not None and isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            _forget_aliases(old, stmt.target.id, scope.env)  # ``dims += [1]`` extends a list in place
+        if exact is not None:
+            scope.env[exact[0]] = UNKNOWN if exact[0] in self._changed_elsewhere else exact[1]
 
     def _compound(self, stmt: ast.stmt, scope: _Scope) -> None:
         if isinstance(stmt, ast.If):
@@ -220,7 +230,7 @@ class HostEvaluator:
 
     def _bind(self, target: ast.expr, value: Value, env: Env) -> None:
         if isinstance(target, ast.Name):
-            env[target.id] = value
+            env[target.id] = UNKNOWN if target.id in self._changed_elsewhere else value
         elif isinstance(target, (ast.Tuple, ast.List)):
             starred = any(isinstance(e, ast.Starred) for e in target.elts)
             if isinstance(value, tuple) and len(value) == len(target.elts) and not starred:
@@ -393,6 +403,21 @@ class HostEvaluator:
         if isinstance(node.func, ast.Name) and node.func.id not in env:
             return _builtin(node.func.id, args)
         return UNKNOWN
+
+
+def _forget_object(name: str, env: Env) -> None:
+    """``name``'s object changed in place: it, and every other name bound to the same object,
+    is unknown now."""
+    value = env.get(name, UNKNOWN)
+    env[name] = UNKNOWN
+    _forget_aliases(value, name, env)
+
+
+def _forget_aliases(value: Value, name: str, env: Env) -> None:
+    if isinstance(value, (tuple, HostTensor)):
+        for other, v in env.items():
+            if v is value and other != name:
+                env[other] = UNKNOWN
 
 
 def _builtin(name: str, args: Sequence[Value]) -> Value:

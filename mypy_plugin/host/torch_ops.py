@@ -97,8 +97,9 @@ def _literal(data: Value, kwargs: dict[str, Value], default_float: DType | None,
             break
         level = level[0]
     leaves = _leaves(data)
-    if leaves is None:
-        return fresh(tuple(shape), _dtype_kw(kwargs, None), text)
+    if leaves is None or type(level) not in (int, float, bool) and shape[-1:] != [0]:
+        # Some element is not known (a comprehension, a variable): so is the shape.
+        return HostTensor(None, _dtype_kw(kwargs, None), None, text)
     default = (
         BOOL if leaves and all(type(v) is bool for v in leaves)
         else INT64 if leaves and all(type(v) in (int, bool) for v in leaves)

@@ -51,7 +51,8 @@ TORCH_TO_PYPTO: Final[dict[str, tuple[str, ...]]] = {
 
 # pypto dtypes with no torch dtype of their own (4-bit and other packed formats): their data comes
 # in byte tensors, so any 1-byte integer tensor may carry them (unprovable otherwise: silence).
-CARRIED: Final = frozenset({"DT_INT4", "DT_FP8", "DT_HF4", "DT_HF8", "DT_FP4_E1M2X2"})
+# DT_FP4_E2M1X2 has torch.float4_e2m1fn_x2, but PyPTO's own tests pass its data as uint8.
+CARRIED: Final = frozenset({"DT_INT4", "DT_FP8", "DT_HF4", "DT_HF8", "DT_FP4_E1M2X2", "DT_FP4_E2M1X2"})
 CARRIERS: Final = ("torch.int8", "torch.uint8")
 
 

@@ -192,3 +192,66 @@ def test_keywords_and_star_arguments_are_reported_as_written() -> None:
     first, second = _sites(source)
     assert [name for name, _ in first.keywords] == ["out"]
     assert not first.star_args and second.star_args
+
+
+def test_torch_tensor_of_unknown_data_has_an_unknown_shape() -> None:
+    # A comprehension (or any value not in the source) gives no shape, not a 0-D tensor.
+    assert _args("""
+        import torch
+        n = 4
+        k(torch.tensor([[r * 10 + c for c in range(n)] for r in range(n)], dtype=torch.int32),
+          torch.tensor([[1, 2], [3, 4]]), torch.tensor(data), torch.tensor([]))
+    """) == [(None, "torch.int32", None), ((2, 2), "torch.int64", True), (None, None, None), ((0,), "torch.float32", True)]
+
+
+def test_objects_changed_in_place_become_unknown() -> None:
+    assert _args("""
+        import torch
+        a = torch.randn(2, 3)
+        shape = list(a.shape)
+        same = shape
+        shape[i] = 1
+        dims = [4, 8]
+        dims.sort(key=f)
+        b = torch.randn(4, 8)
+        b.unsqueeze_(0)
+        c = torch.randn(4, 8)
+        c.fill_(0.0)
+        k(torch.empty(shape), torch.empty(same), torch.empty(dims), b, c, a)
+    """) == [(None, "torch.float32", None)] * 3 + [UNKNOWN, ((4, 8), "torch.float32", True),
+                                                   ((2, 3), "torch.float32", True)]
+
+
+def test_a_module_value_a_function_changes_is_unknown_everywhere() -> None:
+    sites = _sites("""
+        import torch
+        SHAPE = [16, 64]
+        def grow():
+            SHAPE[0] = 32
+        def run():
+            own = [8, 8]
+            k(torch.randn(*SHAPE), torch.randn(*own))
+        grow()
+        k(torch.randn(*SHAPE))
+    """)
+    assert sorted((s.line, [_describe(a) for a in s.args]) for s in sites) == [
+        (8, [UNKNOWN, ((8, 8), "torch.float32", True)]),
+        (10, [UNKNOWN]),
+    ]
+
+
+def test_list_changes_the_evaluator_follows() -> None:
+    assert _args("""
+        import torch
+        a = torch.randn(2, 3)
+        shape = list(a.shape)
+        shape[1] = 1
+        grow = [4]
+        grow.append(8)
+        grow.insert(0, 2)
+        cut = [4, 5, 6]
+        cut.pop(1)
+        cut.extend([7])
+        k(torch.empty(shape), torch.empty(grow), torch.empty(cut), a)
+    """) == [((2, 1), "torch.float32", True), ((2, 4, 8), "torch.float32", True),
+             ((4, 6, 7), "torch.float32", True), ((2, 3), "torch.float32", True)]

@@ -1,0 +1,65 @@
+"""``--coverage``: every kernel with how it was checked, and a summary line (text and JSON)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..coverage import Collector, Kernel
+
+
+@dataclass(frozen=True)
+class Entry:
+    kernel: str  # "path:line:name"
+    checked: str  # "declared" | "call-sites" | "unknown"
+    call_sites: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kernel": self.kernel, "checked": self.checked, "call_sites": self.call_sites, "reason": self.reason}
+
+    def text(self) -> str:
+        path, line, name = self.kernel.rsplit(":", 2)
+        if self.checked == "declared":
+            how = "declared shapes"
+        elif self.checked == "call-sites":
+            how = f"the tensors of {self.call_sites} call site{'s' if self.call_sites != 1 else ''}"
+        else:
+            return f"{path}:{line}: kernel {name}: shapes unknown ({self.reason})"
+        return f"{path}:{line}: kernel {name}: checked with {how}"
+
+
+def _why_no_sites(k: Kernel) -> str:
+    parts = []
+    if k.unproven_calls:
+        parts.append(f"{k.unproven_calls} call(s) in its module whose tensors the host code does not prove")
+    if k.calls_elsewhere:
+        parts.append(f"{k.calls_elsewhere} call(s) in other modules (those check the call's tensors against "
+                     "the annotations only)")
+    return "; ".join(parts) if parts else "no call in the checked files"
+
+
+def entries(collector: Collector) -> list[Entry]:
+    out = []
+    for k in sorted(collector.kernels.values(), key=lambda k: (k.path, k.line, k.name)):
+        if not k.unknown:
+            out.append(Entry(k.key, "declared", len(k.call_sites), ""))
+        elif k.call_sites:
+            out.append(Entry(k.key, "call-sites", len(k.call_sites), "; ".join(k.unknown)))
+        else:
+            out.append(Entry(k.key, "unknown", 0, f"{'; '.join(k.unknown)}; {_why_no_sites(k)}"))
+    return out
+
+
+def summary(found: list[Entry]) -> str:
+    n = len(found)
+    declared = sum(e.checked == "declared" for e in found)
+    sites = sum(e.checked == "call-sites" for e in found)
+    concrete = declared + sites
+    share = f"{100 * concrete / n:.0f}%" if n else "-"
+    return (f"coverage: {n} kernel{'s' if n != 1 else ''}: {declared} with declared shapes, {sites} with "
+            f"call-site shapes, {n - concrete} unknown ({concrete} of {n} = {share} checked with concrete shapes)")
+
+
+def text(found: list[Entry]) -> list[str]:
+    return [e.text() for e in found] + [summary(found)]

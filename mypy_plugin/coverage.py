@@ -1,0 +1,97 @@
+"""How each kernel was checked, for ``pypto-check --coverage``: recorded while mypy runs in the
+same process (off unless :func:`collecting` is active; the CLI runs mypy without its cache then,
+so every module is checked and recorded).
+
+A kernel is checked with *declared* shapes when every tensor parameter's shape and dtype are
+known from its annotation; else with the tensors of each *call site* in its module that the host
+code proves; else its shapes are *unknown*, with the reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .knowledge.values import TensorVal
+
+
+@dataclass
+class Kernel:
+    path: str
+    line: int
+    name: str
+    unknown: list[str]  # "x: shape from the runtime tensor", ... ([] = declared)
+    call_sites: set[tuple[int, tuple[str, ...]]] = field(default_factory=set)  # specialized sites
+    calls_elsewhere: int = 0  # calls in other modules (their tensors check the boundary only)
+    unproven_calls: int = 0  # calls whose tensors the host code does not prove
+
+    @property
+    def key(self) -> str:
+        return f"{self.path}:{self.line}:{self.name}"
+
+
+@dataclass
+class Collector:
+    kernels: dict[tuple[str, int, str], Kernel] = field(default_factory=dict)
+
+    def kernel(self, path: str, line: int, name: str) -> Kernel:
+        k = self.kernels.get((path, line, name))
+        if k is None:
+            k = self.kernels[(path, line, name)] = Kernel(path, line, name, [])
+        return k
+
+
+_active: list[Collector] = []
+
+
+@contextlib.contextmanager
+def collecting() -> Iterator[Collector]:
+    collector = Collector()
+    _active.append(collector)
+    try:
+        yield collector
+    finally:
+        _active.remove(collector)
+
+
+def active() -> Collector | None:
+    return _active[-1] if _active else None
+
+
+def unknown_parts(params: list[tuple[str, TensorVal]]) -> list[str]:
+    """What the annotations leave to the runtime tensors, per tensor parameter."""
+    out: list[str] = []
+    for name, v in params:
+        missing = []
+        if v.shape is None:
+            missing.append("shape")
+        elif any(not isinstance(d, int) for d in v.shape):
+            missing.append("dims " + ", ".join(str(i) for i, d in enumerate(v.shape) if not isinstance(d, int)))
+        if v.dtype is None:
+            missing.append("dtype")
+        if missing:
+            out.append(f"{name}: {' and '.join(missing)} from the runtime tensor")
+    return out
+
+
+def kernel_defined(path: str, line: int, name: str, params: list[tuple[str, TensorVal]] | None) -> None:
+    c = active()
+    if c is None:
+        return
+    k = c.kernel(path, line, name)
+    k.unknown = unknown_parts(params) if params is not None else ["its parameters are not read (*args, or a tensor after a non-tensor)"]
+
+
+def call_seen(path: str, line: int, name: str, *, specialized: tuple[int, tuple[str, ...]] | None,
+              same_module: bool) -> None:
+    c = active()
+    if c is None:
+        return
+    k = c.kernel(path, line, name)
+    if specialized is not None:
+        k.call_sites.add(specialized)
+    elif not same_module:
+        k.calls_elsewhere += 1
+    else:
+        k.unproven_calls += 1

@@ -1,0 +1,141 @@
+"""Statements that change an object in place (``shape[0] = 1``, ``dims.pop()``, ``x.unsqueeze_(0)``):
+the evaluator's values are snapshots, so every name bound to such an object becomes unknown."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Mapping
+from typing import Final
+
+from .values import Value
+
+# List / dict / set methods that change the object.
+_CONTAINER_MUTATORS: Final = frozenset({
+    "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update", "setdefault",
+    "popitem", "add", "discard", "__setitem__", "__delitem__", "__iadd__", "__imul__",
+})
+# In-place tensor methods that keep the shape, the dtype and the strides (any other ``name_``
+# method may change them: resize_, unsqueeze_, t_, transpose_, as_strided_, set_ ...).
+_KEEPING_INPLACE: Final = frozenset({
+    "fill_", "zero_", "normal_", "uniform_", "random_", "copy_", "add_", "sub_", "mul_", "div_", "clamp_",
+    "requires_grad_", "abs_", "neg_", "exp_", "sqrt_", "pow_", "masked_fill_", "bernoulli_", "exponential_",
+    "index_fill_", "index_copy_", "index_add_", "scatter_", "scatter_add_", "fill_diagonal_", "share_memory_",
+})
+
+
+def _root(node: ast.expr) -> str | None:
+    """``a`` of ``a``, ``a[0]``, ``a.b[1]``."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _store_targets(stmt: ast.stmt) -> Iterator[ast.expr]:
+    if isinstance(stmt, ast.Assign):
+        for t in stmt.targets:
+            yield from _flatten(t)
+    elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
+        yield stmt.target
+    elif isinstance(stmt, ast.Delete):
+        yield from stmt.targets
+
+
+def _flatten(target: ast.expr) -> Iterator[ast.expr]:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for elt in target.elts:
+            yield from _flatten(elt.value if isinstance(elt, ast.Starred) else elt)
+    else:
+        yield target
+
+
+def _mutating_call(call: ast.Call) -> str | None:
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    name = func.attr
+    changes = name in _CONTAINER_MUTATORS or (name.endswith("_") and not name.startswith("_")
+                                               and name not in _KEEPING_INPLACE)
+    return _root(func.value) if changes else None
+
+
+def mutated(stmt: ast.stmt) -> set[str]:
+    """Names whose objects this simple statement changes in place (a rebinding is not a change:
+    ``x = ...`` binds a new object)."""
+    names: set[str] = set()
+    for target in _store_targets(stmt):
+        if isinstance(target, (ast.Subscript, ast.Attribute)):
+            root = _root(target)
+            if root is not None:
+                names.add(root)
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call):
+            root = _mutating_call(node)
+            if root is not None:
+                names.add(root)
+    return names
+
+
+def followed(stmt: ast.stmt, env: Mapping[str, Value], value: Callable[[ast.expr], Value]) -> tuple[str, Value] | None:
+    """The new value of a list this statement changes in a way the evaluator follows exactly:
+    ``x[i] = v``, ``x.append(v)``, ``x.insert(i, v)``, ``x.extend(t)``, ``x.pop()`` / ``x.pop(i)``
+    on a name bound to a known sequence (``value`` evaluates in the env before the change)."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            items, index = env.get(target.value.id), value(target.slice)
+            if isinstance(items, tuple) and type(index) is int and -len(items) <= index < len(items):
+                new = list(items)
+                new[index] = value(stmt.value)
+                return target.value.id, tuple(new)
+        return None
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.keywords:
+        return None
+    receiver = call.func.value
+    items = env.get(receiver.id) if isinstance(receiver, ast.Name) else None
+    if not isinstance(receiver, ast.Name) or not isinstance(items, tuple):
+        return None
+    args = [value(a) for a in call.args]
+    method = call.func.attr
+    if method == "append" and len(args) == 1:
+        return receiver.id, (*items, args[0])
+    if method == "extend" and len(args) == 1 and isinstance(args[0], tuple):
+        return receiver.id, items + args[0]
+    if method == "insert" and len(args) == 2 and type(args[0]) is int:
+        new = list(items)
+        new.insert(args[0], args[1])
+        return receiver.id, tuple(new)
+    if method == "pop" and items and (not args or type(args[0]) is int and -len(items) <= args[0] < len(items)):
+        new = list(items)
+        new.pop(args[0] if args and type(args[0]) is int else -1)
+        return receiver.id, tuple(new)
+    return None
+
+
+def mutated_from_functions(tree: ast.Module) -> set[str]:
+    """Names a function changes in place without binding them itself: objects of an enclosing
+    scope (module constants, closure lists). Their values are unknown everywhere: when a caller
+    sees the change is not followed."""
+    names: set[str] = set()
+    for func in ast.walk(tree):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        own = {a.arg for a in [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]}
+        changed: set[str] = set()
+        for node in _own_nodes(func):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                own.add(node.id)
+            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.Expr, ast.Return)):
+                changed |= mutated(node)
+        names |= changed - own
+    return names
+
+
+def _own_nodes(func: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a function's body, not those of functions or classes nested in it."""
+    stack = list(ast.iter_child_nodes(func))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
