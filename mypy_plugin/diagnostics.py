@@ -28,7 +28,7 @@ def report(
     """Report an error and its note. ``unwatched``: from an operator hook, where mypy tries
     ``float.__add__`` and ``Tensor.__radd__`` under an error watcher and takes any error as "this
     method does not apply" (it would print "Unsupported operand types" instead of ours)."""
-    with _unwatched(api) if unwatched else contextlib.nullcontext():
+    with outside_watchers(api) if unwatched else contextlib.nullcontext():
         info = api.fail(message, ctx, code=code)
         if note and info is not None:
             # Tied to its error, so the same ignore comment or disabled code hides both.
@@ -36,8 +36,10 @@ def report(
 
 
 @contextlib.contextmanager
-def _unwatched(api: CheckerPluginInterface) -> Iterator[None]:
-    # mypy.errors.Errors._watchers is internal; if it moves, report as usual.
+def outside_watchers(api: object) -> Iterator[None]:
+    """Errors reported here reach the output even while mypy tries an expression under its error
+    watchers (operator fallbacks, overload matching), except into a kernel copy's own watcher.
+    mypy.errors.Errors._watchers is internal; if it moves, report as usual."""
     watchers = getattr(getattr(api.msg, "errors", None), "_watchers", None)
     if not isinstance(watchers, list) or not watchers:
         yield

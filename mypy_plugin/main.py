@@ -21,7 +21,7 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, Type, TypeOfAny
 
-from . import call_sites, config, hooks, implicit_return, module_options, native_parse
+from . import call_sites, config, hooks, host_sites, implicit_return, module_options, native_parse
 from .annotations import analyze_tensor
 from .debug import degrade
 from .knowledge.members import NO_METHODS
@@ -129,7 +129,7 @@ class PyptoPlugin(Plugin):
         except Exception as err:  # never crash mypy
             degrade(err)
             return False
-        return sym is not None and call_sites.jit_kernel(sym.node) is not None
+        return sym is not None and host_sites.jit_kernel(sym.node) is not None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:

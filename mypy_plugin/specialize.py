@@ -20,6 +20,7 @@ from mypy.treetransform import TransformVisitor
 from mypy.types import CallableType, Type
 
 from . import kernel_copies
+from .diagnostics import outside_watchers
 from .host.call_check import fmt_binding
 from .knowledge.values import TensorVal
 from .tensor_types import tensor_type
@@ -74,7 +75,10 @@ def check(api: object, dec: Decorator, names: Sequence[str], vals: tuple[TensorV
     seen.add(key)
     path = getattr(api, "path", "") or ""
     where = f"{Path(path).name}:{call_line}" + "".join(f" (through {v})" for v in via)
-    _report(api, watcher.filtered_errors(), f"with the tensors of the call at {where}: {fmt_binding(list(names), vals)}")
+    # Outside mypy's watchers: the hook may run while mypy tries an overload of the decorator,
+    # and this specialization is checked once per module.
+    with outside_watchers(api):
+        _report(api, watcher.filtered_errors(), f"with the tensors of the call at {where}: {fmt_binding(list(names), vals)}")
 
 
 def _report(api: object, infos: list[ErrorInfo], call_note: str) -> None:

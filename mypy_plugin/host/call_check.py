@@ -7,7 +7,7 @@ cache gives the same answers as one parsed in this run.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..knowledge.boundary import (
@@ -21,10 +21,11 @@ from ..knowledge.boundary import (
     symbol_conflicts,
     symbol_finding,
 )
-from ..knowledge.dtypes import FP32
+from ..knowledge.dtypes import DTYPES, FP32
+from ..knowledge.shapes import Shape
 from ..knowledge.values import TensorVal
 from .evaluate import CallSite
-from .values import UNKNOWN, HostTensor, Value
+from .values import UNKNOWN, HostTensor, PyptoDType, Value
 
 _NOTHING = TensorDesc(None, None, None, None)
 
@@ -64,6 +65,47 @@ def parameters(name: str, tensors: list[tuple[str, TensorVal]], others: list[str
     return Parameters(spec, tuple(v for _, v in tensors), frozenset(ambiguous))
 
 
+@dataclass(frozen=True)
+class Written:
+    """What a tensor parameter's annotation writes where its checked type knows nothing: the
+    dtype ("" none, "DT_..." a name, else a variable's name) and a shape held in a variable."""
+
+    dtype: str = ""
+    shape_var: str | None = None
+
+
+def _closure_shape(declared: TensorVal, w: Written, env: Mapping[str, Value]) -> Shape:
+    shape = declared.shape
+    if shape is None:
+        held = env.get(w.shape_var) if w.shape_var else None
+        return held if isinstance(held, tuple) and all(type(d) is int for d in held) else None  # type: ignore[return-value]
+    # A dim named by a closure variable (``[n, 64]`` in a factory): its value at the call.
+    return tuple(env.get(d, d) if isinstance(d, str) and type(env.get(d)) is int else d for d in shape)  # type: ignore[misc]
+
+
+def at_call(params: Parameters, written: Sequence[Written], env: Mapping[str, Value]) -> tuple[Parameters, list[str]]:
+    """The parameters with what the annotations read from variables in scope at the call (a
+    kernel defined in a factory or in the calling function: ``pypto.Tensor(a_shape, dtype)``),
+    when the host code proves those values; and each parameter's written dtype after that."""
+    tensors: list[tuple[str, TensorVal]] = []
+    dtypes: list[str] = []
+    for p, declared, w in zip(params.spec.tensors, params.declared, written):
+        dtype = w.dtype
+        if w.shape_var is not None and not dtype and not isinstance(env.get(w.shape_var), tuple):
+            dtype = w.shape_var  # ``Tensor(x)`` with x not a known shape: maybe a dtype
+        value = env.get(dtype) if dtype and not dtype.startswith("DT_") else None
+        if isinstance(value, PyptoDType) and value.name in DTYPES:
+            dtype = value.name
+        val = TensorVal(_closure_shape(declared, w, env), declared.dtype if declared.dtype is not None
+                        else dtype if dtype in DTYPES else None)
+        tensors.append((p.name, val))
+        dtypes.append(dtype)
+    if all(t[1] == d for t, d in zip(tensors, params.declared)):
+        return params, dtypes
+    spec = params.spec
+    return parameters(spec.name, tensors, list(spec.non_tensors), spec.required), dtypes
+
+
 def _is_tensor(v: Value) -> bool | None:
     if isinstance(v, HostTensor):
         return True
@@ -100,13 +142,14 @@ def _pypto_dtype(torch_name: str | None) -> str | None:
 
 def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str]) -> tuple[TensorVal, ...] | None:
     """The tensor parameters as the frontend traces the kernel at this call: declared dims and
-    dtypes kept, the ones it takes from the tensors filled in. None when the call says nothing
-    new or cannot be trusted (a finding at the call, an unknown argument list, a dtype name the
-    checker does not know: a newer type such as unpacked FP4 changes the shape the kernel sees).
+    dtypes kept, the ones it takes from the tensors filled in. None when the call cannot be
+    trusted (a finding at the call, an unknown argument list, a dtype name the checker does not
+    know: a newer type such as unpacked FP4 changes the shape the kernel sees).
     ``dtype_written[i]``: what the annotation of tensor parameter i writes for the dtype: "" none
-    (the frontend takes the tensor's), "DT_..." a name, "var" a variable (unknown here)."""
+    (the frontend takes the tensor's), "DT_..." a name (its value at the call, for a variable
+    the host code proves), anything else a variable (unknown here)."""
     spec = params.spec
-    if any(v.dtype is None and w.startswith("DT_") for v, w in zip(params.declared, dtype_written)):
+    if any(v.dtype is None and w.startswith("DT_") and w not in DTYPES for v, w in zip(params.declared, dtype_written)):
         return None
     if site.star_args or len(site.args) < len(spec.tensors) or findings(params, site):
         return None
@@ -120,13 +163,14 @@ def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str]
             else:  # every known dim agrees (no finding): fill in the rest
                 shape = tuple(d if isinstance(d, int) else t.shape[k] for k, d in enumerate(shape))
         dtype = declared.dtype
-        if dtype is None and not dtype_written[i]:
+        if dtype is None and dtype_written[i] in DTYPES:
+            dtype = dtype_written[i]  # a variable's value at the call
+        elif dtype is None and not dtype_written[i]:
             dtype = _pypto_dtype(t.dtype)
         elif i in params.ambiguous_dtype and _pypto_dtype(t.dtype) != dtype:
             return None  # FP32 written, or the tensor's dtype? Not provable: no specialization
         out.append(TensorVal(shape, dtype))
-    result = tuple(out)
-    return None if result == params.declared else result
+    return tuple(out)
 
 
 def fmt_binding(names: list[str], vals: tuple[TensorVal, ...]) -> str:

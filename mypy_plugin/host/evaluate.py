@@ -11,13 +11,13 @@ deep. Torch is recognised by its imported names only.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
 from ..knowledge.arith import fold
 from . import mutation, torch_ops
-from .values import DTYPES, FLOAT32, UNKNOWN, DType, HostTensor, Value, fresh
+from .values import DTYPES, FLOAT32, UNKNOWN, Defined, DType, HostTensor, KernelRef, PyptoDType, Value, fresh
 
 _MAX_ITEMS: Final = 16  # loop items walked one by one
 _MAX_STATEMENTS: Final = 100_000  # statements walked per module (constant loops multiply them)
@@ -41,6 +41,8 @@ class CallSite:
     keywords: tuple[tuple[str, Value], ...]
     via: tuple[str, ...] = ()  # host helpers walked to reach it ("run_case at line 40")
     star_args: bool = False  # *args / **kwargs at the call: the argument list is not known
+    # The names in scope at the call (a kernel defined in the calling function reads them).
+    env: Mapping[str, Value] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass
@@ -63,6 +65,9 @@ class HostEvaluator:
     _module_env: Env = field(default_factory=dict)  # the module's bindings (final once walked)
     _budget: int = _MAX_STATEMENTS
     _changed_elsewhere: set[str] = field(default_factory=set)  # see mutation.mutated_from_functions
+    _pypto: set[str] = field(default_factory=set)  # local names of the pypto module
+    _factories: dict[str, tuple[ast.FunctionDef, str]] = field(default_factory=dict)  # name -> (def, kernel)
+    _pypto_dtypes: dict[str, str] = field(default_factory=dict)  # ``from pypto import DT_FP16 as h``
 
     def call_sites(self) -> list[CallSite]:
         """Every call site found (each sound on its own; a module past the work budget gives
@@ -93,9 +98,16 @@ class HostEvaluator:
             elif isinstance(node, ast.ImportFrom) and node.module == "torch" and node.level == 0:
                 for alias in node.names:
                     self._torch[alias.asname or alias.name] = f"torch.{alias.name}"
+            if isinstance(node, ast.Import):
+                self._pypto.update(a.asname or "pypto" for a in node.names if a.name == "pypto")
+            elif isinstance(node, ast.ImportFrom) and node.module == "pypto" and node.level == 0:
+                self._pypto_dtypes.update((a.asname or a.name, a.name) for a in node.names if a.name.startswith("DT_"))
         for stmt in self.tree.body:
             if isinstance(stmt, ast.FunctionDef) and self.kernel_name(ast.Name(stmt.name)) is None:
                 self._helpers[stmt.name] = stmt
+                made = factory_kernel(stmt)
+                if made is not None:
+                    self._factories[stmt.name] = (stmt, made)
         if self._torch and any(self._qualname(n.func) == "torch.set_default_dtype" for n in calls):
             self._default_float = None  # the default float dtype is changed somewhere
 
@@ -139,7 +151,7 @@ class HostEvaluator:
         if self._budget < 0:
             raise _OutOfBudget
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            scope.env[stmt.name] = UNKNOWN
+            scope.env[stmt.name] = Defined(id(stmt)) if isinstance(stmt, ast.FunctionDef) else UNKNOWN
             return
         if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith)):
             self._compound(stmt, scope)
@@ -158,7 +170,7 @@ class HostEvaluator:
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             for alias in stmt.names:
                 name = (alias.asname or alias.name).split(".")[0]
-                if name not in self._torch:
+                if name not in self._torch and name not in self._pypto_dtypes:
                     scope.env[name] = UNKNOWN
         elif isinstance(stmt, (ast.Global, ast.Nonlocal, ast.Delete)):
             for name in _bound_names(stmt):
@@ -246,12 +258,52 @@ class HostEvaluator:
     def _calls_in(self, node: ast.AST, scope: _Scope) -> None:
         for call in _calls(node):
             name = self.kernel_name(call.func)
+            ref = self._made_kernel(call.func, scope.env) if name is None else None
             if name is not None:
                 self._record(name, call, scope)
-            elif isinstance(call.func, ast.Name) and call.func.id in self._helpers and scope.depth == 0:
+            elif ref is not None:
+                self._record(ref.kernel, call, scope, ref.env)
+            elif (isinstance(call.func, ast.Name) and call.func.id in self._helpers and scope.depth == 0
+                  and call.func.id not in self._factories):
                 self._helper(self._helpers[call.func.id], call, scope)
 
-    def _record(self, name: str, call: ast.Call, scope: _Scope) -> None:
+    def _made_kernel(self, callee: ast.expr, env: Env) -> KernelRef | None:
+        """``k(...)`` with ``k = make_kernel(...)``, or ``make_kernel(...)(...)``."""
+        if isinstance(callee, ast.Name):
+            value = env.get(callee.id)
+            return value if isinstance(value, KernelRef) else None
+        if isinstance(callee, ast.Call) and self._factory_name(callee.func, env) is not None:
+            value = self._expr(callee, env)
+            return value if isinstance(value, KernelRef) else None
+        return None
+
+    def _factory_name(self, callee: ast.expr, env: Env) -> str | None:
+        """``make_kernel`` when the name is bound to the module's factory of that name."""
+        if not isinstance(callee, ast.Name) or callee.id not in self._factories:
+            return None
+        return callee.id if env.get(callee.id) == Defined(id(self._factories[callee.id][0])) else None
+
+    def _factory(self, name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
+        """A factory call: its body walked with the arguments (one level), the kernel it returns
+        with the factory's names at the end."""
+        func, kernel = self._factories[name]
+        params = [*func.args.posonlyargs, *func.args.args]
+        if func.args.vararg is not None or len(args) > len(params):
+            return KernelRef(f"{name}.{kernel}")
+        env: Env = dict(self._module_env)
+        for p in [*params, *func.args.kwonlyargs]:
+            env[p.arg] = UNKNOWN
+        defaults = func.args.defaults
+        for p, default in zip(params[len(params) - len(defaults):], defaults):
+            env[p.arg] = self._expr(default, env)
+        for p, value in zip(params, args):
+            env[p.arg] = value
+        env.update(kwargs)
+        body = _Scope(env, (), 1)
+        self._block(func.body, body)
+        return KernelRef(f"{name}.{kernel}", body.env)
+
+    def _record(self, name: str, call: ast.Call, scope: _Scope, closure: Mapping[str, Value] | None = None) -> None:
         star = any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)
         self.sites.append(CallSite(
             kernel=name,
@@ -261,6 +313,7 @@ class HostEvaluator:
             keywords=tuple((k.arg, self._expr(k.value, scope.env)) for k in call.keywords if k.arg is not None),
             via=scope.via,
             star_args=star,
+            env=dict(scope.env) if closure is None else closure,
         ))
 
     def _helper(self, func: ast.FunctionDef, call: ast.Call, scope: _Scope) -> None:
@@ -297,6 +350,8 @@ class HostEvaluator:
         if isinstance(node, ast.Name):
             if node.id in self._torch:
                 return DTYPES.get(self._torch[node.id], UNKNOWN)
+            if node.id in self._pypto_dtypes and node.id not in env:
+                return PyptoDType(self._pypto_dtypes[node.id])
             return env.get(node.id, UNKNOWN)
         if isinstance(node, (ast.Tuple, ast.List)):
             items: list[Value] = []
@@ -342,6 +397,8 @@ class HostEvaluator:
         qual = self._qualname(node)
         if qual is not None:
             return DTYPES.get(qual, UNKNOWN)
+        if isinstance(node.value, ast.Name) and node.value.id in self._pypto and node.attr.startswith("DT_"):
+            return PyptoDType(node.attr)
         base = self._expr(node.value, env)
         if isinstance(base, HostTensor):
             if node.attr == "shape":
@@ -400,9 +457,29 @@ class HostEvaluator:
             receiver = self._expr(node.func.value, env)
             if isinstance(receiver, HostTensor):
                 return torch_ops.method(receiver, node.func.attr, args, kwargs, ast.unparse(node))
+        factory = self._factory_name(node.func, env)
+        if factory is not None:
+            return self._factory(factory, args, kwargs)
         if isinstance(node.func, ast.Name) and node.func.id not in env:
             return _builtin(node.func.id, args)
         return UNKNOWN
+
+
+def names_jit(decorator: ast.expr) -> bool:
+    """``@...jit`` or ``@...jit(...)``."""
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return isinstance(target, (ast.Name, ast.Attribute)) and (
+        target.id if isinstance(target, ast.Name) else target.attr) == "jit"
+
+
+def factory_kernel(func: ast.FunctionDef) -> str | None:
+    """The jit kernel a function defines and returns (``return kernel``), if any."""
+    kernels = {n.name for n in ast.walk(func) if isinstance(n, ast.FunctionDef) and n is not func
+               and any(names_jit(d) for d in n.decorator_list)}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Name) and node.value.id in kernels:
+            return node.value.id
+    return None
 
 
 def _forget_object(name: str, env: Env) -> None:

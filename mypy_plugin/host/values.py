@@ -7,7 +7,8 @@ imports torch: torch's behaviour is written down in the tables below.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Final, Union
 
 
@@ -60,7 +61,31 @@ class HostTensor:
         return True
 
 
-Value = Union[int, float, bool, str, None, tuple["Value", ...], DType, HostTensor, _Unknown]
+@dataclass(frozen=True)
+class PyptoDType:
+    """``pypto.DT_FP16`` in host code (a kernel annotation may name it through a variable)."""
+
+    name: str  # "DT_FP16"
+
+
+@dataclass(frozen=True, eq=False)  # equal only to itself: two factory calls are two kernels
+class KernelRef:
+    """A jit kernel made by a factory call (``k = make_kernel(64)``): which one, and the factory's
+    names at its ``return`` (the values the kernel's annotations and body read)."""
+
+    kernel: str  # "make_kernel.kernel"
+    env: Mapping[str, Value] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Defined:
+    """A name bound by a ``def`` (the node's id: a factory call must be the factory itself)."""
+
+    node: int
+
+
+Value = Union[int, float, bool, str, None, tuple["Value", ...], DType, HostTensor, PyptoDType, KernelRef, Defined,
+              _Unknown]
 
 
 def row_major(shape: tuple[int, ...]) -> tuple[int, ...]:

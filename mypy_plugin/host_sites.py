@@ -1,0 +1,88 @@
+"""The host call sites of one module, evaluated once per parse of it (:mod:`host.evaluate` over its
+source) and found again by a call's line and column, or by the factory kernel they call."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from mypy.nodes import Decorator, MypyFile
+
+from .host.evaluate import CallSite, HostEvaluator, names_jit
+from .tile_flow import KERNEL_DECORATORS, decorated_with
+
+_CACHE_SIZE: Final = 64
+
+
+@dataclass
+class ModuleSites:
+    at: dict[tuple[int, int], list[CallSite]] = field(default_factory=dict)
+    of: dict[str, list[CallSite]] = field(default_factory=dict)  # by kernel ("make_kernel.kernel")
+
+
+_cache: dict[str, tuple[MypyFile, ModuleSites]] = {}  # module path -> (the tree they were read for, sites)
+
+
+def jit_kernel(node: object) -> Decorator | None:
+    return node if isinstance(node, Decorator) and decorated_with(node, KERNEL_DECORATORS) else None
+
+
+def module_sites(api: object) -> ModuleSites:
+    module = getattr(api, "tree", None)
+    path = getattr(api, "path", None)
+    if not isinstance(module, MypyFile) or not isinstance(path, str):
+        return ModuleSites()
+    entry = _cache.get(path)
+    if entry is None or entry[0] is not module:
+        if len(_cache) >= _CACHE_SIZE:
+            _cache.clear()
+        entry = _cache[path] = (module, _evaluate(module, path))
+    return entry[1]
+
+
+def _evaluate(module: MypyFile, path: str) -> ModuleSites:
+    try:
+        tree = ast.parse(Path(path).read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return ModuleSites()
+    out = ModuleSites()
+    for site in HostEvaluator(tree, kernel_namer(module, _nested_kernels(tree))).call_sites():
+        out.at.setdefault((site.line, site.column), []).append(site)
+        out.of.setdefault(site.kernel, []).append(site)
+    return out
+
+
+def _nested_kernels(tree: ast.Module) -> frozenset[str]:
+    """Names of functions defined inside functions with a ``...jit`` / ``...jit(...)`` decorator
+    (the mypy hook checks each such call's callee again)."""
+    top = {id(stmt) for stmt in tree.body}
+    return frozenset(
+        node.name for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and id(node) not in top and any(names_jit(d) for d in node.decorator_list)
+    )
+
+
+def kernel_namer(module: MypyFile, nested: frozenset[str] = frozenset()) -> Callable[[ast.expr], str | None]:
+    """Which callees of the module's source are jit kernels: a module-level name (defined or
+    imported) or ``mod.kernel`` of an imported module, as mypy bound them, or the name of a
+    kernel defined inside a function (``nested``)."""
+
+    def name(callee: ast.expr) -> str | None:
+        if isinstance(callee, ast.Name):
+            sym = module.names.get(callee.id)
+            if sym is None:
+                return callee.id if callee.id in nested else None
+            return callee.id if jit_kernel(sym.node) is not None else None
+        if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
+            sym = module.names.get(callee.value.id)
+            target = sym.node if sym is not None else None
+            if isinstance(target, MypyFile):
+                inner = target.names.get(callee.attr)
+                if inner is not None and jit_kernel(inner.node) is not None:
+                    return f"{callee.value.id}.{callee.attr}"
+        return None
+
+    return name
