@@ -40,7 +40,7 @@ def outside_watchers(api: object) -> Iterator[None]:
     """Errors reported here reach the output even while mypy tries an expression under its error
     watchers (operator fallbacks, overload matching), except into a kernel copy's own watcher.
     mypy.errors.Errors._watchers is internal; if it moves, report as usual."""
-    watchers = getattr(getattr(api.msg, "errors", None), "_watchers", None)
+    watchers = getattr(getattr(getattr(api, "msg", None), "errors", None), "_watchers", None)
     if not isinstance(watchers, list) or not watchers:
         yield
         return
