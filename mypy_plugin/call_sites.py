@@ -101,7 +101,7 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
         if vals is not None and vals != params.declared:  # else the declared pass saw it all
             names = [p.name for p in params.spec.tensors]
             specialize.check(api, dec, names, vals, site.line, site.via)
-        _record_call(api, dec, site if vals is not None and _complete(vals) else None, own)
+        _record_call(api, dec, (site.line, site.via, vals) if vals is not None and _complete(vals) else None, own)
     if not sites:
         _record_call(api, dec, None, own)
 
@@ -111,12 +111,11 @@ def _complete(vals: tuple[TensorVal, ...]) -> bool:
     return all(v.dtype is not None and v.shape is not None and all(isinstance(d, int) for d in v.shape) for v in vals)
 
 
-def _record_call(api: object, dec: Decorator, site: CallSite | None, own: bool) -> None:
+def _record_call(api: object, dec: Decorator, specialized: tuple[object, ...] | None, own: bool) -> None:
     if coverage.active() is None:
         return
     path = kernel_path(api, dec)
     if path is not None:
-        specialized = (site.line, site.via) if site is not None else None
         coverage.call_seen(path, dec.func.line, dec.func.name, specialized=specialized, same_module=own)
 
 

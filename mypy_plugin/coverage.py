@@ -22,7 +22,9 @@ class Kernel:
     line: int
     name: str
     unknown: list[str]  # "x: shape from the runtime tensor", ... ([] = declared)
-    call_sites: set[tuple[int, tuple[str, ...]]] = field(default_factory=set)  # specialized sites
+    # (line, helper calls, tensors) of each call the kernel was checked with: a constant loop at
+    # one line checks it once per tensor set.
+    call_sites: set[tuple[object, ...]] = field(default_factory=set)
     calls_elsewhere: int = 0  # calls in other modules (their tensors check the boundary only)
     unproven_calls: int = 0  # calls whose tensors the host code does not prove
 
@@ -83,7 +85,7 @@ def kernel_defined(path: str, line: int, name: str, params: list[tuple[str, Tens
     k.unknown = unknown_parts(params) if params is not None else ["its parameters are not read (*args, or a tensor after a non-tensor)"]
 
 
-def call_seen(path: str, line: int, name: str, *, specialized: tuple[int, tuple[str, ...]] | None,
+def call_seen(path: str, line: int, name: str, *, specialized: tuple[object, ...] | None,
               same_module: bool) -> None:
     c = active()
     if c is None:

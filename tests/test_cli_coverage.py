@@ -1,0 +1,100 @@
+"""``pypto-check --coverage``: every kernel with how it was checked, in text and JSON."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mypy_plugin.cli import main
+
+KERNELS = '''
+import torch
+import pypto
+
+
+@pypto.frontend.jit
+def declared(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 64], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    out[:] = x * 2.0
+
+
+@pypto.frontend.jit
+def called(x: pypto.Tensor([], pypto.DT_FP32), out: pypto.Tensor([], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    out[:] = x * 2.0
+
+
+@pypto.frontend.jit
+def never_called(x: pypto.Tensor(), out: pypto.Tensor([pypto.DYNAMIC, 64], pypto.DT_FP16)):
+    pypto.set_vec_tile_shapes(8, 64)
+    out[:] = x
+
+
+def run(t: torch.Tensor) -> None:
+    for rows in (8, 16):
+        x = torch.randn(rows, 64)
+        called(x, torch.empty_like(x))
+    called(t, t)
+'''
+
+OTHER = '''
+import torch
+from kernels import never_called
+
+
+def run() -> None:
+    never_called(torch.randn(4, 64), torch.empty(4, 64, dtype=torch.float16))
+'''
+
+
+@pytest.fixture()
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "kernels.py").write_text(textwrap.dedent(KERNELS))
+    (tmp_path / "host.py").write_text(textwrap.dedent(OTHER))
+    (tmp_path / "mypy.ini").write_text(
+        "[mypy]\nplugins = mypy_plugin\n\n[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_text_lists_each_kernel_and_a_summary(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--coverage", "kernels.py", "host.py"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-4:] == [
+        "kernels.py:7: kernel declared: checked with declared shapes",
+        "kernels.py:13: kernel called: checked with the tensors of 2 call sites",
+        "kernels.py:19: kernel never_called: shapes unknown (x: shape and dtype from the runtime tensor; out: dims 0 "
+        "from the runtime tensor; 1 call(s) in other modules (those check the call's tensors against the "
+        "annotations only))",
+        "coverage: 3 kernels: 1 with declared shapes, 1 with call-site shapes, 1 unknown "
+        "(2 of 3 = 67% checked with concrete shapes)",
+    ]
+
+
+def test_json_has_a_coverage_object_per_kernel(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--coverage", "--output", "json", "kernels.py"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["coverage"] == [
+        {"kernel": "kernels.py:7:declared", "checked": "declared", "call_sites": 0, "reason": ""},
+        {"kernel": "kernels.py:13:called", "checked": "call-sites", "call_sites": 2,
+         "reason": "x: shape from the runtime tensor; out: shape from the runtime tensor"},
+        {"kernel": "kernels.py:19:never_called", "checked": "unknown", "call_sites": 0,
+         "reason": "x: shape and dtype from the runtime tensor; out: dims 0 from the runtime tensor; "
+                   "no call in the checked files"},
+    ]
+
+
+def test_without_the_flag_there_is_no_coverage(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--output", "json", "kernels.py"]) == 0
+    assert "coverage" not in json.loads(capsys.readouterr().out)
+
+
+def test_coverage_and_fix_do_not_mix(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--coverage", "--fix", "kernels.py"])
+    assert exit_info.value.code == 2
+    assert "--coverage reports, --fix/--diff rewrite: give one" in capsys.readouterr().err
