@@ -89,6 +89,7 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
         return
     own = own_kernel(api, dec)
     notes = written(dec.func, len(params.declared)) if own else None
+    checked: set[tuple[object, ...]] = set()  # one check per tensor set (loops, helper calls)
     for site in sites:
         site_params, dtypes = at_call(params, notes, site.env) if notes is not None else (params, None)
         found = findings(site_params, site)
@@ -98,7 +99,8 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
             if code is not None:  # from the decorator hook: maybe under an overload's watcher
                 report(api, code, f.message, f.note, where, unwatched=call is None)  # type: ignore[arg-type]
         vals = traced_with(site_params, site, dtypes) if not found and dtypes is not None else None
-        if vals is not None and vals != params.declared:  # else the declared pass saw it all
+        if vals is not None and vals != params.declared and vals not in checked:  # else seen already
+            checked.add(vals)
             names = [p.name for p in params.spec.tensors]
             specialize.check(api, dec, names, vals, site.line, site.via)
         _record_call(api, dec, (site.line, site.via, vals) if vals is not None and _complete(vals) else None, own)

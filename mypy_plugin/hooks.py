@@ -24,7 +24,7 @@ from .kernel_signature import check_kernel
 from .knowledge.out_checks import check_write
 from .knowledge.shapes import ShapeError
 from .tensor_types import is_tensor, result_type, tensor_type, tensor_val
-from .tile_flow import TileFlowCache
+from .tile_flow import JIT_KERNEL_TYPE, KERNEL_DECORATORS, TileFlowCache, decorated_with
 
 
 def _result_type(result: Result, default: Type, api: CheckerPluginInterface) -> Type:
@@ -207,14 +207,22 @@ def transpose_attribute_hook(session: Session) -> Callable[[AttributeContext], T
     return hook
 
 
-def _relax_kernel(t: Type) -> Type:
+def _relax_kernel(t: Type, api: CheckerPluginInterface, jit: bool) -> Type:
     """A decorated kernel keeps its signature, but callers pass torch tensors (host code)
-    or tensors whose dims the annotation names differently: tensor parameters accept Any."""
+    or tensors whose dims the annotation names differently: tensor parameters accept Any.
+    A jit kernel's function type becomes the stubs' ``_JitKernel`` (a ``function``): a mark
+    that mypy's cache keeps, unlike the decorators, so calls from other modules know it."""
     p = get_proper_type(t)
     if not isinstance(p, CallableType):
         return t
     any_t = AnyType(TypeOfAny.special_form)
-    return p.copy_modified(arg_types=[any_t if is_tensor(a) else a for a in p.arg_types])
+    relaxed = p.copy_modified(arg_types=[any_t if is_tensor(a) else a for a in p.arg_types])
+    if jit:
+        try:
+            relaxed = relaxed.copy_modified(fallback=api.named_generic_type(JIT_KERNEL_TYPE, []))
+        except Exception as err:  # a pypto without the stubs' class: unmarked
+            degrade(err)
+    return relaxed
 
 
 def decorator_hook(ctx: FunctionContext | MethodContext) -> Type:
@@ -227,7 +235,8 @@ def decorator_hook(ctx: FunctionContext | MethodContext) -> Type:
     except Exception as err:
         degrade(err)
     try:
-        return _relax_kernel(ctx.default_return_type)
+        jit = isinstance(ctx.context, Decorator) and decorated_with(ctx.context, KERNEL_DECORATORS)
+        return _relax_kernel(ctx.default_return_type, ctx.api, jit)
     except Exception as err:
         degrade(err)
         return ctx.default_return_type

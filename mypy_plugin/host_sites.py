@@ -4,15 +4,17 @@ source) and found again by a call's line and column, or by the factory kernel th
 from __future__ import annotations
 
 import ast
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from mypy.nodes import Decorator, MypyFile
+from mypy.types import CallableType, get_proper_type
 
 from .host.evaluate import CallSite, HostEvaluator, names_jit
-from .tile_flow import KERNEL_DECORATORS, decorated_with
+from .tile_flow import JIT_KERNEL_TYPE, KERNEL_DECORATORS, decorated_with
 
 _CACHE_SIZE: Final = 64
 
@@ -23,11 +25,20 @@ class ModuleSites:
     of: dict[str, list[CallSite]] = field(default_factory=dict)  # by kernel ("make_kernel.kernel")
 
 
-_cache: dict[str, tuple[MypyFile, ModuleSites]] = {}  # module path -> (the tree they were read for, sites)
+# module path -> (the tree, the file's mtime and size they were read for, sites). The daemon merges
+# a new parse into the old tree objects, so the tree alone does not say the source changed.
+_cache: dict[str, tuple[MypyFile, tuple[int, int], ModuleSites]] = {}
 
 
 def jit_kernel(node: object) -> Decorator | None:
-    return node if isinstance(node, Decorator) and decorated_with(node, KERNEL_DECORATORS) else None
+    """``node`` if it is a ``@pypto.frontend.jit`` kernel: by its decorators, or (read from mypy's
+    cache, which keeps no decorators) by the function type the plugin gave it."""
+    if not isinstance(node, Decorator):
+        return None
+    if decorated_with(node, KERNEL_DECORATORS):
+        return node
+    t = get_proper_type(node.var.type)
+    return node if isinstance(t, CallableType) and t.fallback.type.fullname == JIT_KERNEL_TYPE else None
 
 
 def module_sites(api: object) -> ModuleSites:
@@ -35,12 +46,17 @@ def module_sites(api: object) -> ModuleSites:
     path = getattr(api, "path", None)
     if not isinstance(module, MypyFile) or not isinstance(path, str):
         return ModuleSites()
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ModuleSites()
+    stamp = (st.st_mtime_ns, st.st_size)
     entry = _cache.get(path)
-    if entry is None or entry[0] is not module:
+    if entry is None or entry[0] is not module or entry[1] != stamp:
         if len(_cache) >= _CACHE_SIZE:
             _cache.clear()
-        entry = _cache[path] = (module, _evaluate(module, path))
-    return entry[1]
+        entry = _cache[path] = (module, stamp, _evaluate(module, path))
+    return entry[2]
 
 
 def _evaluate(module: MypyFile, path: str) -> ModuleSites:

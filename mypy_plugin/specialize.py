@@ -25,17 +25,7 @@ from .host.call_check import fmt_binding
 from .knowledge.values import TensorVal
 from .tensor_types import tensor_type
 
-_done: dict[int, tuple[MypyFile, set[tuple[object, ...]]]] = {}  # id(module) -> specializations checked
 _active: list[FuncDef] = []  # kernels being checked again (no nesting)
-
-
-def _seen(module: MypyFile) -> set[tuple[object, ...]]:
-    entry = _done.get(id(module))
-    if entry is None or entry[0] is not module:
-        if len(_done) > 64:
-            _done.clear()
-        entry = _done[id(module)] = (module, set())
-    return entry[1]
 
 
 def check(api: object, dec: Decorator, names: Sequence[str], vals: tuple[TensorVal, ...], call_line: int,
@@ -47,10 +37,6 @@ def check(api: object, dec: Decorator, names: Sequence[str], vals: tuple[TensorV
     named = getattr(api, "named_generic_type", None)
     if (not isinstance(module, MypyFile) or check_item is None or msg is None or named is None
             or not isinstance(func.type, CallableType) or _active):
-        return
-    key = (id(func), vals)
-    seen = _seen(module)
-    if key in seen:
         return
     deferred = bool(getattr(api, "current_node_deferred", False))
     typ = func.type
@@ -72,7 +58,6 @@ def check(api: object, dec: Decorator, names: Sequence[str], vals: tuple[TensorV
         kernel_copies.forget(copy)
     if deferred:
         return  # mypy checks the caller again: report then
-    seen.add(key)
     path = getattr(api, "path", "") or ""
     where = f"{Path(path).name}:{call_line}" + "".join(f" (through {v})" for v in via)
     # Outside mypy's watchers: the hook may run while mypy tries an overload of the decorator,

@@ -51,6 +51,7 @@ from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
 SET_VEC: Final = "pypto.set_vec_tile_shapes"
 SET_CUBE: Final = "pypto.set_cube_tile_shapes"
 KERNEL_DECORATORS: Final = frozenset({"pypto.frontend.jit"})
+JIT_KERNEL_TYPE: Final = "pypto.frontend._JitKernel"  # a jit kernel's function type (see hooks._relax_kernel)
 _MAX_HELPER_DEPTH: Final = 3
 
 _CACHE_SIZE: Final = 512

@@ -1,5 +1,6 @@
 """Stubs for ``pypto.frontend`` (PyPTO 0.2.0): the JIT decorators."""
 
+import builtins
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar, overload
 
@@ -8,6 +9,11 @@ from pypto import SymbolicScalar
 from . import parser as parser
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+class _JitKernel(builtins.function):
+    # Stub-only: the function type of a ``@jit`` kernel after the decorator (the mypy plugin
+    # marks kernels with it, so their calls are known as kernel calls, also from mypy's cache).
+    ...
 
 class _JitDecorator(Protocol):
     # Stub-only: what ``jit(...)`` / ``function()`` return when called without the function.

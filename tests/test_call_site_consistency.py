@@ -1,0 +1,109 @@
+"""Call-site findings after an edit: a warm run and the daemon agree with a cold run.
+
+The kernel checked with a call's tensors is always in the module of the call (its body and the
+call are rechecked together); a call of a kernel from another module is checked against the
+kernel's signature, which is part of that module's interface (an edit of it rechecks callers).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from test_consistency import _edit
+
+CONFIG = "[mypy]\nplugins = mypy_plugin\n"
+# torch as the project sees it: the checker reads torch calls from the source, never torch's types
+# (and a daemon told to skip an installed torch analyses all of it after an edit: minutes).
+TORCH_STUB = "from typing import Any\ndef __getattr__(name: str) -> Any: ...\n"
+KERNELS = '''import pypto
+
+@pypto.frontend.jit
+def scale(x: pypto.Tensor([16, 64], pypto.DT_FP32), out: pypto.Tensor([16, 64], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    out[:] = x * 2.0
+'''
+HOST = '''import torch
+from kernels import scale
+
+def run() -> None:
+    scale(torch.randn(16, 64), torch.empty(16, 64))
+'''
+LOCAL = '''import torch
+import pypto
+
+@pypto.frontend.jit
+def mm(a: pypto.Tensor(), b: pypto.Tensor(), c: pypto.Tensor()):
+    pypto.set_cube_tile_shapes([16, 16], [16, 16], [16, 16])
+    c[:] = pypto.matmul(a, b, pypto.DT_FP32)
+
+def run() -> None:
+    a = torch.randn(16, 64, dtype=torch.float16)
+    mm(a, torch.randn(64, 32, dtype=torch.float16), torch.empty(16, 32))
+'''
+FILES = ["kernels.py", "host.py", "local.py"]
+
+Edit = Callable[[Path], None]
+SCENARIOS: dict[str, Edit] = {
+    # the tensors of a call in the kernel's module: K 64 -> 48 (pypto-matmul-k in the kernel)
+    "host_tensor_same_module": lambda root: _edit(root / "local.py", "torch.randn(64, 32", "torch.randn(48, 32"),
+    # the kernel body in the module of its call: b_trans with a [64, 32] mat2 (pypto-matmul-k)
+    "kernel_body_same_module": lambda root: _edit(root / "local.py", "pypto.DT_FP32)", "pypto.DT_FP32, b_trans=True)"),
+    # a kernel's annotation in another module (pypto-call-shape at the call in host.py)
+    "annotation_other_module": lambda root: _edit(root / "kernels.py", "x: pypto.Tensor([16, 64]", "x: pypto.Tensor([16, 32]"),
+    # the tensor at a call of a kernel of another module (pypto-call-dtype)
+    "host_tensor_other_module": lambda root: _edit(root / "host.py", "torch.randn(16, 64)", "torch.randn(16, 64).half()"),
+}
+
+
+def _project(root: Path) -> None:
+    (root / "mypy.ini").write_text(CONFIG)
+    (root / "torch.pyi").write_text(TORCH_STUB)
+    (root / "kernels.py").write_text(KERNELS)
+    (root / "host.py").write_text(HOST)
+    (root / "local.py").write_text(LOCAL)
+
+
+def _errors(stdout: str) -> list[str]:
+    errors = sorted(line for line in stdout.splitlines() if ": error:" in line)
+    assert all("[pypto-" in e for e in errors), stdout
+    return errors
+
+
+def _mypy(root: Path, cache: Path) -> list[str]:
+    cmd = [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "--config-file", "mypy.ini", *FILES]
+    return _errors(subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False, timeout=300).stdout)
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_warm_run_matches_cold(tmp_path: Path, name: str) -> None:
+    _project(tmp_path)
+    before = _mypy(tmp_path, tmp_path / ".warm")
+    SCENARIOS[name](tmp_path)
+    after = _mypy(tmp_path, tmp_path / ".warm")
+    assert after == _mypy(tmp_path, tmp_path / ".cold")
+    assert after != before, "the edit must change the findings, or the test proves nothing"
+
+
+@pytest.mark.parametrize("name", ["kernel_body_same_module", "annotation_other_module"])
+def test_daemon_matches_cold(tmp_path: Path, name: str) -> None:
+    _project(tmp_path)
+    dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(tmp_path / ".dmypy.json")]
+
+    def check() -> list[str]:
+        out = subprocess.run([*dmypy, "run", "--", "--config-file", "mypy.ini", *FILES],
+                             cwd=tmp_path, capture_output=True, text=True, check=False, timeout=120)
+        return _errors(out.stdout)
+
+    try:
+        before = check()
+        SCENARIOS[name](tmp_path)
+        after = check()
+    finally:
+        subprocess.run([*dmypy, "stop"], cwd=tmp_path, capture_output=True, check=False, timeout=60)
+    assert after == _mypy(tmp_path, tmp_path / ".cold")
+    assert after != before
