@@ -1,4 +1,5 @@
-"""A kernel checked again with the tensors of one host call: the same hooks and rules, on a copy.
+"""A kernel checked again with the tensors of one host call: the same hooks and rules, on a copy
+(rule: traced-with-call-tensors).
 
 mypy itself checks a function body once per value of a value-restricted type variable, on a copy
 made by its TransformVisitor; this does the same with the parameters' types replaced by the

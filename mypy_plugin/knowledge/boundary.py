@@ -1,7 +1,9 @@
 """The host boundary of a jit kernel: what the call's arguments must match, as findings (pure).
 
 PyPTO 0.2.0 checks almost nothing when a kernel is called (a wrong shape, rank or dtype is
-compiled silently over the torch buffer; shared symbols are never enforced). These functions say
+compiled silently over the torch buffer; shared symbols are never enforced: rule:
+host-tensors-not-checked; the argument list is bound only at run time: rule:
+call-arguments-bound-at-run-time). These functions say
 what a call does wrong, for the runtime guard (real tensors) and for static checks of host code
 (tensors known from the source; every unknown is ``None`` and stays silent).
 """
