@@ -30,6 +30,8 @@ def test_examples_findings(tmp_path: Path) -> None:
         ["examples/attention_scores_bad.py", "18"],
         ["examples/attention_scores_bad.py", "20"],
         ["examples/gate_two_outputs_bad.py", "19"],
+        ["examples/host_calls_bad.py", "15"],
+        ["examples/host_calls_bad.py", "26"],
         ["examples/l2_norm_bad.py", "18"],
         ["examples/l2_norm_bad.py", "20"],
         ["examples/softmax_rows_bad.py", "20"],
@@ -38,6 +40,8 @@ def test_examples_findings(tmp_path: Path) -> None:
         "pypto-transpose",
         "pypto-matmul-k",
         "pypto-use-after-move",
+        "pypto-broadcast",
+        "pypto-call-layout",
         "pypto-no-method",
         "pypto-matmul-k",
         "pypto-reduce-align",
@@ -51,6 +55,7 @@ def test_examples_findings(tmp_path: Path) -> None:
         "softmax_rows_fixed.py",
         "gate_two_outputs_fixed.py",
         "gated_delta_factory.py",
+        "host_calls_fixed.py",
     ])
 def test_good_examples_are_clean(tmp_path: Path, name: str) -> None:
     shutil.copy(EXAMPLES / name, tmp_path / name)

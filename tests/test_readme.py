@@ -159,3 +159,18 @@ def test_pre_commit_try_repo_command_names_the_hook() -> None:
     assert m is not None and m.group(2) == "pypto-check"
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert [h["id"] for h in hooks] == ["pypto-check", "pypto-check-fix"]
+
+
+def test_host_calls_example_is_a_real_run(tmp_path: Path) -> None:
+    block = _block("console", "$ pypto-check examples/host_calls_bad.py")
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    result = _pypto_check("examples/host_calls_bad.py", "--no-incremental", cwd=tmp_path)
+    assert result.stdout.splitlines() == block.splitlines()[1:]
+
+
+def test_coverage_example_lines_are_a_real_run(tmp_path: Path) -> None:
+    block = _block("console", "$ pypto-check --coverage examples/")
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    lines = _pypto_check("--coverage", "examples", cwd=tmp_path).stdout.splitlines()
+    shown = [line for line in block.splitlines()[1:] if line != "..."]
+    assert shown and all(line in lines for line in shown), (shown, lines)

@@ -1,0 +1,26 @@
+"""A kernel that takes its shapes from the tensors it is called with, and the test that calls it
+with two slips: the kernel is right for one call and wrong for another."""
+
+import pypto
+import torch
+
+
+@pypto.frontend.jit
+def row_scale(
+    x: pypto.Tensor([], pypto.DT_BF16),
+    w: pypto.Tensor([], pypto.DT_BF16),
+    out: pypto.Tensor([], pypto.DT_BF16),
+):
+    pypto.set_vec_tile_shapes(8, 64)
+    out[:] = x * w
+
+
+def test_row_scale() -> None:
+    for hidden in (64, 128):
+        x = torch.randn(8, hidden, dtype=torch.bfloat16)
+        # Bug 1: the weight row has 64 entries, the rows have `hidden`.
+        w = torch.randn(1, 64, dtype=torch.bfloat16)
+        row_scale(x, w, torch.empty_like(x))
+    # Bug 2: a transposed view is not contiguous.
+    xt = torch.randn(64, 8, dtype=torch.bfloat16).t()
+    row_scale(xt, torch.randn(1, 64, dtype=torch.bfloat16), torch.empty(8, 64, dtype=torch.bfloat16))
