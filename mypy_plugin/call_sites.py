@@ -28,6 +28,8 @@ from .knowledge.values import TensorVal
 # plugin cannot look those up, so their definitions register them for the call hook (which
 # checks the callee again at each call: a stale name costs a lookup, never a wrong answer).
 LOCAL_KERNELS: set[str] = set()
+# [pypto-stubs] host_calls (set by the plugin when it loads).
+ENABLED: list[bool] = [True]
 
 
 def kernel_call_hook(ctx: FunctionContext) -> Type:
@@ -54,7 +56,7 @@ def kernel_defined(api: object, dec: Decorator) -> None:
     calls of the kernel when a factory of this module makes it."""
     if jit_kernel(dec) is None:
         return
-    if "." not in dec.func.fullname:
+    if "." not in dec.func.fullname and ENABLED[0]:
         LOCAL_KERNELS.add(dec.func.fullname)
         factory = _enclosing_function(api)
         if factory is not None:

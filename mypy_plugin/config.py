@@ -40,6 +40,9 @@ class PluginConfig:
     # allow_redefinition (set in modules with tensor annotations only, see module_options) lets
     # each assignment have its own type. False keeps mypy's default.
     rebind_tensors: bool = True
+    # Check host calls of kernels: pypto-call-* at the call, and the kernel again with the call's
+    # tensors (README: "Checking with the shapes of your tests"). False: kernels alone.
+    host_calls: bool = True
 
     @property
     def allows_rebinding(self) -> bool:
@@ -65,8 +68,9 @@ class PluginConfig:
             values["pypto_version"] = _version(raw["pypto_version"])
         if "reduce_align_fallback" in raw:
             values["reduce_align_fallback"] = _choice("reduce_align_fallback", raw["reduce_align_fallback"], _FALLBACKS)
-        if "rebind_tensors" in raw:
-            values["rebind_tensors"] = _boolean("rebind_tensors", raw["rebind_tensors"])
+        for key in ("rebind_tensors", "host_calls"):
+            if key in raw:
+                values[key] = _boolean(key, raw[key])
         return cls(**values)
 
 

@@ -62,6 +62,7 @@ class PyptoPlugin(Plugin):
             sys.stderr.write(f"{options.config_file}: error: {err}\n")
             raise SystemExit(2) from None
         self.session = hooks.Session(self.config)
+        call_sites.ENABLED[0] = self.config.host_calls
         # `dmypy run` loads the plugin again on each run and restarts when a plugin module's
         # __version__ differs from the running one's (mypy's plugins snapshot): so a changed
         # [pypto-stubs] option, or plugin code, restarts the daemon instead of going unseen.
@@ -114,7 +115,7 @@ class PyptoPlugin(Plugin):
         if fullname not in self._function_hooks:
             self._function_hooks[fullname] = self._function_hook(fullname)
         hook = self._function_hooks[fullname]
-        if hook is None and self._is_jit_kernel(fullname):
+        if hook is None and self.config.host_calls and self._is_jit_kernel(fullname):
             # Not cached: a daemon run may find the name bound to something else.
             return call_sites.kernel_call_hook
         return hook

@@ -27,7 +27,8 @@ def test_ini_section(tmp_path: Path) -> None:
     f.write_text("[mypy]\nplugins = mypy_plugin\n\n[pypto-stubs]\npypto_version = 0.2\n")
     cfg = load(str(f))
     assert cfg.has_reduce_align_rule
-    assert cfg.to_json() == {"pypto_version": "0.2", "reduce_align_fallback": "tile", "rebind_tensors": True}
+    assert cfg.to_json() == {"pypto_version": "0.2", "reduce_align_fallback": "tile", "rebind_tensors": True,
+                             "host_calls": True}
 
 
 def test_unknown_key_is_an_error(tmp_path: Path) -> None:
@@ -48,6 +49,10 @@ def test_boolean_spellings(tmp_path: Path, toml_value: str, ini_value: str, expe
     ini.write_text(f"[pypto-stubs]\nrebind_tensors = {ini_value}\n")
     assert load(str(toml)).rebind_tensors is expected
     assert load(str(ini)).rebind_tensors is expected
+    toml.write_text(f"[tool.pypto-stubs]\nhost_calls = {toml_value}\n")
+    ini.write_text(f"[pypto-stubs]\nhost_calls = {ini_value}\n")
+    assert load(str(toml)).host_calls is expected
+    assert load(str(ini)).host_calls is expected
 
 
 _BOOL = "must be a boolean (true or false; in an ini file also yes/no, on/off, 1/0)"
