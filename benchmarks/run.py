@@ -62,6 +62,8 @@ CONFIGS = {
     "plugin": ("plugin.ini", []),
     # The plugin on mypy's Python-ast parser (its transform_source route; what it forced before).
     "plugin-ast": ("plugin.ini", ["--no-native-parser"]),
+    # The plugin without the host-call checks ([pypto-stubs] host_calls = false): their cost.
+    "plugin-no-calls": ("plugin-no-calls.ini", []),
 }
 TARGETS_DIRS = ["kernels", "hosts"]
 
@@ -606,6 +608,7 @@ def main() -> None:
             manifest = gen_kernels.generate(n, proj, seed=args.seed)
             (proj / "stubs.ini").write_text(STUBS_INI)
             (proj / "plugin.ini").write_text(PLUGIN_INI)
+            (proj / "plugin-no-calls.ini").write_text(PLUGIN_INI + "\n[pypto-stubs]\nhost_calls = false\n")
             (proj / "annotations.ini").write_text(ANNOTATIONS_INI)
             repeat = args.repeat
             log(f"N={n}: {manifest['n_kernels']} kernels, {manifest['n_buggy']} with a seeded bug, "

@@ -13,7 +13,8 @@ from typing import Final
 from mypy.nodes import Decorator, MypyFile
 from mypy.types import CallableType, get_proper_type
 
-from .host.evaluate import CallSite, HostEvaluator, names_jit
+from .host.ast_facts import names_jit
+from .host.evaluate import CallSite, HostEvaluator
 from .tile_flow import JIT_KERNEL_TYPE, KERNEL_DECORATORS, decorated_with
 
 _CACHE_SIZE: Final = 64

@@ -1,0 +1,62 @@
+"""Facts about a module's syntax the host walker needs: jit decorators, kernel factories, the calls
+of a statement, the names a block binds."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Sequence
+
+def names_jit(decorator: ast.expr) -> bool:
+    """``@...jit`` or ``@...jit(...)``."""
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return isinstance(target, (ast.Name, ast.Attribute)) and (
+        target.id if isinstance(target, ast.Name) else target.attr) == "jit"
+
+
+def factory_kernel(func: ast.FunctionDef) -> str | None:
+    """The jit kernel a function defines and returns (``return kernel``), if any."""
+    kernels = {n.name for n in ast.walk(func) if isinstance(n, ast.FunctionDef) and n is not func
+               and any(names_jit(d) for d in n.decorator_list)}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Name) and node.value.id in kernels:
+            return node.value.id
+    return None
+
+
+def calls(node: ast.AST) -> Iterator[ast.Call]:
+    """Calls in a statement or expression, outside nested functions, lambdas and comprehensions."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current is not node and isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(current, ast.Call):
+            yield current
+        if isinstance(current, ast.stmt) and current is not node:
+            continue  # nested statements are walked by the statement walker
+        stack.extend(reversed(list(ast.iter_child_nodes(current))))
+
+
+def stored_names(body: Sequence[ast.stmt]) -> set[str]:
+    """Names a block may bind (assignments, loop targets, imports, defs, ``as`` names)."""
+    names: set[str] = set()
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                names.add(node.name)
+    return names
+
+
+def bound_names(stmt: ast.stmt) -> Iterator[str]:
+    if isinstance(stmt, (ast.Global, ast.Nonlocal)):
+        yield from stmt.names
+    elif isinstance(stmt, ast.Delete):
+        for target in stmt.targets:
+            if isinstance(target, ast.Name):
+                yield target.id
