@@ -4,6 +4,7 @@ source) and found again by a call's line and column, or by the factory kernel th
 from __future__ import annotations
 
 import ast
+import gc
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -61,12 +62,24 @@ def module_sites(api: object) -> ModuleSites:
 
 
 def _evaluate(module: MypyFile, path: str) -> ModuleSites:
+    # No cyclic GC while the short-lived syntax tree is built and walked: a collection then scans
+    # all of mypy's heap, which costs more than the walk itself (the tree is freed by refcount).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _evaluate_source(module, path)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _evaluate_source(module: MypyFile, path: str) -> ModuleSites:
     try:
         tree = ast.parse(Path(path).read_bytes())
     except (OSError, SyntaxError, ValueError):
         return ModuleSites()
     out = ModuleSites()
-    for site in HostEvaluator(tree, kernel_namer(module, _nested_kernels(tree))).call_sites():
+    for site in HostEvaluator(tree, kernel_namer(module, lambda: _nested_kernels(tree))).call_sites():
         out.at.setdefault((site.line, site.column), []).append(site)
         out.of.setdefault(site.kernel, []).append(site)
     return out
@@ -82,16 +95,20 @@ def _nested_kernels(tree: ast.Module) -> frozenset[str]:
     )
 
 
-def kernel_namer(module: MypyFile, nested: frozenset[str] = frozenset()) -> Callable[[ast.expr], str | None]:
+def kernel_namer(module: MypyFile,
+                 nested: Callable[[], frozenset[str]] = frozenset) -> Callable[[ast.expr], str | None]:
     """Which callees of the module's source are jit kernels: a module-level name (defined or
     imported) or ``mod.kernel`` of an imported module, as mypy bound them, or the name of a
-    kernel defined inside a function (``nested``)."""
+    kernel defined inside a function (``nested()``, computed once when first needed)."""
+    local: list[frozenset[str]] = []
 
     def name(callee: ast.expr) -> str | None:
         if isinstance(callee, ast.Name):
             sym = module.names.get(callee.id)
             if sym is None:
-                return callee.id if callee.id in nested else None
+                if not local:
+                    local.append(nested())
+                return callee.id if callee.id in local[0] else None
             return callee.id if jit_kernel(sym.node) is not None else None
         if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
             sym = module.names.get(callee.value.id)

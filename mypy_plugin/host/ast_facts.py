@@ -15,12 +15,14 @@ def names_jit(decorator: ast.expr) -> bool:
 
 def factory_kernel(func: ast.FunctionDef) -> str | None:
     """The jit kernel a function defines and returns (``return kernel``), if any."""
-    kernels = {n.name for n in ast.walk(func) if isinstance(n, ast.FunctionDef) and n is not func
-               and any(names_jit(d) for d in n.decorator_list)}
+    kernels: set[str] = set()
+    returned: list[str] = []
     for node in ast.walk(func):
-        if isinstance(node, ast.Return) and isinstance(node.value, ast.Name) and node.value.id in kernels:
-            return node.value.id
-    return None
+        if isinstance(node, ast.FunctionDef) and node is not func and any(names_jit(d) for d in node.decorator_list):
+            kernels.add(node.name)
+        elif isinstance(node, ast.Return) and isinstance(node.value, ast.Name):
+            returned.append(node.value.id)
+    return next((name for name in returned if name in kernels), None)
 
 
 def calls(node: ast.AST) -> Iterator[ast.Call]:

@@ -20,7 +20,7 @@ from typing import Final
 from . import mutation
 from .ast_facts import bound_names as _bound_names
 from .ast_facts import calls as _calls
-from .ast_facts import factory_kernel
+from .ast_facts import factory_kernel, names_jit
 from .ast_facts import stored_names as _stored_names
 from .expressions import Env, ExpressionEvaluator
 from .values import FLOAT32, UNKNOWN, Defined, DType, HostTensor, KernelRef, Value
@@ -75,8 +75,11 @@ class HostEvaluator(ExpressionEvaluator):
     def call_sites(self) -> list[CallSite]:
         """Every call site found (each sound on its own; a module past the work budget gives
         the ones found until then)."""
-        self._scan_module()
-        self._changed_elsewhere = mutation.mutated_from_functions(self.tree)
+        may_change, nested_jit = self._scan_module()
+        if may_change:  # the pass is as long as the module: only when something may change in place
+            self._changed_elsewhere = mutation.mutated_from_functions(self.tree)
+        if nested_jit:
+            self._find_factories()
         module = _Scope(self._module_env)
         try:
             self._block(self.tree.body, module)
@@ -89,11 +92,23 @@ class HostEvaluator(ExpressionEvaluator):
 
     # ---- module facts ------------------------------------------------------------------------
 
-    def _scan_module(self) -> None:
+    def _scan_module(self) -> tuple[bool, bool]:
+        """Imports, helpers; and whether anything may be changed in place (a subscript or
+        attribute store, a ``name_`` or list-changing method call), and whether a jit kernel is
+        defined inside a function."""
         calls: list[ast.Call] = []
+        may_change = nested_jit = False
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Call):
                 calls.append(node)
+                may_change = may_change or isinstance(node.func, ast.Attribute) and (
+                    node.func.attr.endswith("_") or node.func.attr in mutation.CONTAINER_MUTATORS)
+            elif isinstance(node, (ast.Subscript, ast.Attribute)):
+                may_change = may_change or not isinstance(node.ctx, ast.Load)
+            elif isinstance(node, ast.AugAssign):
+                may_change = True
+            elif isinstance(node, ast.FunctionDef):
+                nested_jit = nested_jit or any(names_jit(d) for d in node.decorator_list)
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name == "torch":
@@ -108,11 +123,15 @@ class HostEvaluator(ExpressionEvaluator):
         for stmt in self.tree.body:
             if isinstance(stmt, ast.FunctionDef) and self.kernel_name(ast.Name(stmt.name)) is None:
                 self._helpers[stmt.name] = stmt
-                made = factory_kernel(stmt)
-                if made is not None:
-                    self._factories[stmt.name] = (stmt, made)
         if self._torch and any(self._qualname(n.func) == "torch.set_default_dtype" for n in calls):
             self._default_float = None  # the default float dtype is changed somewhere
+        return may_change, nested_jit
+
+    def _find_factories(self) -> None:
+        for name, func in self._helpers.items():
+            made = factory_kernel(func)
+            if made is not None:
+                self._factories[name] = (func, made)
 
     def _functions(self, body: Sequence[ast.stmt]) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
         for stmt in body:
@@ -152,7 +171,8 @@ class HostEvaluator(ExpressionEvaluator):
             return
         exact = mutation.followed(stmt, scope.env, lambda e: self._expr(e, scope.env))
         old = scope.env.get(stmt.target.id) if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) else None
-        self._calls_in(stmt, scope)
+        calls = list(_calls(stmt))
+        self._calls_in(stmt, scope, calls)
         if isinstance(stmt, ast.Assign):
             value = self._expr(stmt.value, scope.env)
             for target in stmt.targets:
@@ -169,7 +189,7 @@ class HostEvaluator(ExpressionEvaluator):
         elif isinstance(stmt, (ast.Global, ast.Nonlocal, ast.Delete)):
             for name in _bound_names(stmt):
                 scope.env[name] = UNKNOWN
-        for name in mutation.mutated(stmt):
+        for name in mutation.mutated(stmt, calls):
             _forget_object(name, scope.env)
         if old is not None and isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             _forget_aliases(old, stmt.target.id, scope.env)  # ``dims += [1]`` extends a list in place
@@ -249,8 +269,8 @@ class HostEvaluator(ExpressionEvaluator):
 
     # ---- kernel calls and helper calls -------------------------------------------------------
 
-    def _calls_in(self, node: ast.AST, scope: _Scope) -> None:
-        for call in _calls(node):
+    def _calls_in(self, node: ast.AST, scope: _Scope, calls: list[ast.Call] | None = None) -> None:
+        for call in _calls(node) if calls is None else calls:
             name = self.kernel_name(call.func)
             ref = self._made_kernel(call.func, scope.env) if name is None else None
             if name is not None:

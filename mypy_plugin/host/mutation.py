@@ -4,13 +4,13 @@ the evaluator's values are snapshots, so every name bound to such an object beco
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Final
 
 from .values import Value
 
 # List / dict / set methods that change the object.
-_CONTAINER_MUTATORS: Final = frozenset({
+CONTAINER_MUTATORS: Final = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update", "setdefault",
     "popitem", "add", "discard", "__setitem__", "__delitem__", "__iadd__", "__imul__",
 })
@@ -53,25 +53,24 @@ def _mutating_call(call: ast.Call) -> str | None:
     if not isinstance(func, ast.Attribute):
         return None
     name = func.attr
-    changes = name in _CONTAINER_MUTATORS or (name.endswith("_") and not name.startswith("_")
+    changes = name in CONTAINER_MUTATORS or (name.endswith("_") and not name.startswith("_")
                                                and name not in _KEEPING_INPLACE)
     return _root(func.value) if changes else None
 
 
-def mutated(stmt: ast.stmt) -> set[str]:
+def mutated(stmt: ast.stmt, calls: Iterable[ast.Call]) -> set[str]:
     """Names whose objects this simple statement changes in place (a rebinding is not a change:
-    ``x = ...`` binds a new object)."""
+    ``x = ...`` binds a new object); ``calls``: the calls in the statement."""
     names: set[str] = set()
     for target in _store_targets(stmt):
         if isinstance(target, (ast.Subscript, ast.Attribute)):
             root = _root(target)
             if root is not None:
                 names.add(root)
-    for node in ast.walk(stmt):
-        if isinstance(node, ast.Call):
-            root = _mutating_call(node)
-            if root is not None:
-                names.add(root)
+    for call in calls:
+        root = _mutating_call(call)
+        if root is not None:
+            names.add(root)
     return names
 
 
@@ -115,27 +114,32 @@ def followed(stmt: ast.stmt, env: Mapping[str, Value], value: Callable[[ast.expr
 def mutated_from_functions(tree: ast.Module) -> set[str]:
     """Names a function changes in place without binding them itself: objects of an enclosing
     scope (module constants, closure lists). Their values are unknown everywhere: when a caller
-    sees the change is not followed."""
+    sees the change is not followed. One pass over the module."""
     names: set[str] = set()
-    for func in ast.walk(tree):
-        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            continue
-        own = {a.arg for a in [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]}
-        changed: set[str] = set()
-        for node in _own_nodes(func):
+    # (names the function binds, names whose objects it changes), innermost function last
+    stack: list[tuple[set[str], set[str]]] = []
+
+    def visit(node: ast.AST) -> None:
+        is_func = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = node.args
+            stack.append(({a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}, set()))
+        elif stack:
+            own, changed = stack[-1]
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 own.add(node.id)
-            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.Expr, ast.Return)):
-                changed |= mutated(node)
-        names |= changed - own
+            elif isinstance(node, ast.Call):
+                root = _mutating_call(node)
+                if root is not None:
+                    changed.add(root)
+            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+                changed.update(r for t in _store_targets(node) if isinstance(t, (ast.Subscript, ast.Attribute))
+                               for r in [_root(t)] if r is not None)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+        if is_func:
+            own, changed = stack.pop()
+            names.update(changed - own)
+
+    visit(tree)
     return names
-
-
-def _own_nodes(func: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a function's body, not those of functions or classes nested in it."""
-    stack = list(ast.iter_child_nodes(func))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(ast.iter_child_nodes(node))
