@@ -104,7 +104,8 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
         if vals is not None and vals != params.declared and vals not in checked:  # else seen already
             checked.add(vals)
             names = [p.name for p in params.spec.tensors]
-            specialize.check(api, dec, names, vals, site.line, site.via)
+            note = specialize.call_note(api, site.line, site.via, names, vals)
+            specialize.check(api, dec.func, dict(enumerate(vals)), note)
         _record_call(api, dec, (site.line, site.via, vals) if vals is not None and _complete(vals) else None, own)
     if not sites:
         _record_call(api, dec, None, own)

@@ -21,7 +21,7 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, Type, TypeOfAny
 
-from . import call_sites, config, hooks, host_sites, implicit_return, module_options, native_parse
+from . import call_sites, config, helper_calls, hooks, host_sites, implicit_return, module_options, native_parse
 from .annotations import analyze_tensor
 from .debug import degrade
 from .knowledge.members import NO_METHODS
@@ -115,22 +115,27 @@ class PyptoPlugin(Plugin):
         if fullname not in self._function_hooks:
             self._function_hooks[fullname] = self._function_hook(fullname)
         hook = self._function_hooks[fullname]
-        if hook is None and self.config.host_calls and self._is_jit_kernel(fullname):
+        if hook is None and self.config.host_calls:
             # Not cached: a daemon run may find the name bound to something else.
-            return call_sites.kernel_call_hook
+            return self._call_hook(fullname)
         return hook
 
-    def _is_jit_kernel(self, fullname: str) -> bool:
+    def _call_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        """A call of a jit kernel (host code) or of a tensor helper (from a kernel)."""
         if fullname in call_sites.LOCAL_KERNELS:
-            return True
+            return call_sites.kernel_call_hook
         if fullname.startswith(_NEVER_KERNELS):
-            return False
+            return None
         try:
             sym = self.lookup_fully_qualified(fullname)
         except Exception as err:  # never crash mypy
             degrade(err)
-            return False
-        return sym is not None and host_sites.jit_kernel(sym.node) is not None
+            return None
+        if sym is None:
+            return None
+        if host_sites.jit_kernel(sym.node) is not None:
+            return call_sites.kernel_call_hook
+        return helper_calls.helper_call_hook if helper_calls.tensor_helper(sym.node) is not None else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:

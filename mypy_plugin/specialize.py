@@ -12,11 +12,11 @@ one module (cold, incremental and daemon runs agree).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mypy.errors import ErrorInfo
-from mypy.nodes import Context, Decorator, FuncDef, MypyFile
+from mypy.nodes import Context, FuncDef, MypyFile
 from mypy.treetransform import TransformVisitor
 from mypy.types import CallableType, Type
 
@@ -26,23 +26,24 @@ from .host.call_check import fmt_binding
 from .knowledge.values import TensorVal
 from .tensor_types import tensor_type
 
-_active: list[FuncDef] = []  # kernels being checked again (no nesting)
+_active: list[FuncDef] = []  # functions being checked again: a kernel, then a helper it calls
+_MAX_DEPTH = 2
 
 
-def check(api: object, dec: Decorator, names: Sequence[str], vals: tuple[TensorVal, ...], call_line: int,
-          via: Sequence[str]) -> None:
-    func = dec.func
+def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal], note: str) -> None:
+    """Check ``func`` again with the types of the parameters at the indices of ``replaced``;
+    report its new ``pypto-*`` findings with ``note`` (which names the call)."""
     module = getattr(api, "tree", None)
     check_item = getattr(api, "check_func_item", None)
     msg = getattr(api, "msg", None)
     named = getattr(api, "named_generic_type", None)
     if (not isinstance(module, MypyFile) or check_item is None or msg is None or named is None
-            or not isinstance(func.type, CallableType) or _active):
+            or not isinstance(func.type, CallableType) or func in _active or len(_active) >= _MAX_DEPTH):
         return
     deferred = bool(getattr(api, "current_node_deferred", False))
     typ = func.type
     arg_types: list[Type] = list(typ.arg_types)
-    for i, v in enumerate(vals):
+    for i, v in replaced.items():
         arg_types[i] = tensor_type(v, named)
     copy = TransformVisitor().node(func)
     assert isinstance(copy, FuncDef)
@@ -59,12 +60,18 @@ def check(api: object, dec: Decorator, names: Sequence[str], vals: tuple[TensorV
         kernel_copies.forget(copy)
     if deferred:
         return  # mypy checks the caller again: report then
+    # Outside mypy's watchers: the hook may run while mypy tries an overload of the decorator.
+    # (An enclosing copy's watcher still collects them: a helper's finding inside a kernel
+    # checked with a host call's tensors gets both notes, the call chain.)
+    with outside_watchers(api):
+        _report(api, watcher.filtered_errors(), note)
+
+
+def call_note(api: object, call_line: int, via: Sequence[str], names: Sequence[str],
+              vals: Sequence[TensorVal]) -> str:
     path = getattr(api, "path", "") or ""
     where = f"{Path(path).name}:{call_line}" + "".join(f" (through {v})" for v in via)
-    # Outside mypy's watchers: the hook may run while mypy tries an overload of the decorator,
-    # and this specialization is checked once per module.
-    with outside_watchers(api):
-        _report(api, watcher.filtered_errors(), f"with the tensors of the call at {where}: {fmt_binding(list(names), vals)}")
+    return f"with the tensors of the call at {where}: {fmt_binding(list(names), tuple(vals))}"
 
 
 def _report(api: object, infos: list[ErrorInfo], call_note: str) -> None:
