@@ -11,6 +11,7 @@ from typing import Union, cast
 
 from mypy.nodes import (
     ARG_STAR,
+    ARG_STAR2,
     ArgKind,
     CallExpr,
     EllipsisExpr,
@@ -119,6 +120,32 @@ class CallArgs:
             ctx.type,
             receiver_expr,
             _expr_typer(ctx),
+        )
+
+    @classmethod
+    def of_torch_method(cls, ctx: MethodContext, params: tuple[str, ...]) -> CallArgs | None:
+        """A missing member, declared ``(*args, **kwargs)`` in the stubs: its arguments put on
+        torch's parameters ``params``. None when they do not fit (an unpacked ``*xs``, an
+        unknown keyword, too many): then nothing is founded."""
+        slots: list[list[_Slot]] = [[] for _ in params]
+        pos = 0
+        for kinds, names, types, exprs in zip(ctx.arg_kinds, ctx.arg_names, ctx.arg_types, ctx.args):
+            for kind, name, typ, expr in zip(kinds, names, types, exprs):
+                if kind in (ARG_STAR, ARG_STAR2):
+                    return None
+                if name is None:
+                    i, pos = pos, pos + 1
+                elif name in params:
+                    i = params.index(name)
+                else:
+                    return None
+                if i >= len(params) or slots[i]:
+                    return None
+                slots[i] = [(typ, expr)]
+        method = cls.of_method(ctx)
+        return cls(
+            [None, *params], [method.slots[0], *slots], [[False], *[[False] * len(s) for s in slots]],
+            method.receiver, method.receiver_expr, method.expr_type,
         )
 
     # --- lookup ---------------------------------------------------------------------

@@ -18,6 +18,7 @@ from .call_args import CallArgs
 from .config import PluginConfig
 from .debug import degrade
 from .knowledge.checks import Call, Env, op_checks
+from .knowledge.members import MISSING, torch_transpose
 from .knowledge.tiles import NOT_SET, UNKNOWN, TileState
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from .kernel_signature import check_kernel
@@ -94,15 +95,13 @@ class Session:
 
 
 def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | MethodContext, label: str) -> Type:
-    result: Result
     operator = op.is_operator  # see diagnostics.report(unwatched=...)
-    try:
-        result = op.rule(args)
-    except ShapeError as err:
+    # After an error the result is the row's recovery, so later checks still run.
+    result, err = op.infer(args)
+    if err is not None:
         # Still run the checks: which error the compiler raises first varies by op (a comparison
         # with no tile fails on the tile before its shapes), so report every one that holds.
         diagnostics.shape_error(ctx.api, err, label, ctx.context, unwatched=operator)
-        result = None
     checks = op_checks(op)
     if checks:
         env = session.env(ctx) or session.unknown_env
@@ -141,11 +140,20 @@ def method_hook(session: Session, op: Op) -> Callable[[MethodContext], Type]:
 
 
 def no_method_hook(name: str) -> Callable[[MethodContext], Type]:
+    member = MISSING[name]
+
     def hook(ctx: MethodContext) -> Type:
         try:
             val = tensor_val(ctx.type)
             receiver = diagnostics.describe(val)
             diagnostics.no_method(ctx.api, name, receiver, ctx.context)
+            # Carry on with what torch would give, so one mistake does not hide the next.
+            args = CallArgs.of_torch_method(ctx, member.params) if member.torch is not None else None
+            if args is not None and member.torch is not None and val is not None:
+                try:
+                    return _result_type(member.torch(args), ctx.default_return_type, ctx.api)
+                except ShapeError:
+                    pass  # the torch call itself is wrong too (an axis out of range): unknown
         except Exception as err:
             degrade(err)
         return ctx.default_return_type
@@ -196,10 +204,9 @@ def transpose_attribute_hook(session: Session) -> Callable[[AttributeContext], T
                 if fix is not None:
                     fix = fix.replace("{dtype}", val.dtype if val is not None and val.dtype else "out_dtype")
                 diagnostics.transpose_attr(ctx.api, receiver, expr, rank, fix, ctx.context)
-                if val is not None and val.shape is not None and len(val.shape) >= 2:
-                    # Carry on as if it worked, so one mistake does not cascade.
-                    swapped = val.shape[:-2] + (val.shape[-1], val.shape[-2])
-                    return tensor_type(TensorVal(swapped, val.dtype), ctx.api.named_generic_type)
+                if val is not None:
+                    # Carry on with torch's meaning, so one mistake does not cascade.
+                    return tensor_type(torch_transpose(val), ctx.api.named_generic_type)
         except Exception as err:
             degrade(err)
         return ctx.default_attr_type
