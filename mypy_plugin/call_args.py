@@ -7,7 +7,7 @@ is the first tensor for free functions, methods and operators alike.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Union, cast
+from typing import Final, Union, cast
 
 from mypy.nodes import (
     ARG_STAR,
@@ -28,7 +28,7 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import AnyType, Instance, LiteralType, Type, TupleType, get_proper_type
+from mypy.types import AnyType, Instance, LiteralType, Type, TupleType, UnionType, get_proper_type
 
 from .knowledge.arith import fold
 from .knowledge.ops import Key, TensorVal
@@ -167,6 +167,11 @@ class CallArgs:
             self._tensors[(key, pos)] = tensor_val(s[0]) if s is not None else None
         return self._tensors[(key, pos)]
 
+    def scalar(self, key: Key, pos: int) -> bool:
+        """A Python number, SymbolicScalar or Element: never a tensor. (An ``Any`` may be one.)"""
+        s = self._slot(key, pos)
+        return s is not None and s[0] is not None and _is_scalar(s[0])
+
     def int_value(self, key: Key, pos: int) -> int | None:
         s = self._slot(key, pos)
         if s is None:
@@ -250,6 +255,18 @@ def _slots(types: list[list[Type]], exprs: list[list[Expression]]) -> list[list[
 def _kinds(kinds: list[list[ArgKind]]) -> list[list[bool]]:
     """Per formal: is each actual a ``*args`` spread (its position is then unknown)."""
     return [[k is ARG_STAR for k in ks] for ks in kinds]
+
+
+_SCALARS: Final = ("builtins.int", "builtins.float", "pypto.SymbolicScalar", "pypto.Element")
+
+
+def _is_scalar(t: Type) -> bool:
+    p = get_proper_type(t)
+    if isinstance(p, UnionType):
+        return all(_is_scalar(i) for i in p.items)
+    if isinstance(p, LiteralType):
+        p = p.fallback
+    return isinstance(p, Instance) and any(p.type.has_base(name) for name in _SCALARS)
 
 
 def _dim_of(e: Expression | None, t: Type | None) -> Dim:

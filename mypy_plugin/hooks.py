@@ -24,7 +24,7 @@ from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from .kernel_signature import check_kernel
 from .knowledge.out_checks import check_write
 from .knowledge.shapes import ShapeError
-from .tensor_types import is_tensor, result_type, tensor_type, tensor_val
+from .tensor_types import DIM, is_tensor, result_type, tensor_type, tensor_val
 from .tile_flow import TileFlowCache
 
 
@@ -268,14 +268,16 @@ def write_hook(session: Session, kind: str) -> Callable[[MethodContext], Type]:
 
 def shape_attribute_hook(ctx: AttributeContext) -> Type:
     """``x.shape``: ints when every dim is static (closure dims too: they are ints at run time);
-    otherwise ``Any`` items (a DYNAMIC dim is a SymbolicScalar, an unknown one either)."""
+    otherwise ``pypto._Dim`` items (a DYNAMIC dim is a SymbolicScalar, an unknown one either):
+    an int and a SymbolicScalar for mypy, and not ``Any``, so that ``t * x.shape[0]`` still
+    reaches the operator's hook (mypy gives up on an operator with an ``Any`` operand)."""
     try:
         val = tensor_val(ctx.type)
         if val is None:
             return ctx.default_attr_type
         named = ctx.api.named_generic_type
         static = val.shape is not None and all(d is not None for d in val.shape)
-        item: Type = named("builtins.int", []) if static else AnyType(TypeOfAny.special_form)
+        item: Type = named("builtins.int", []) if static else named(DIM, [])
         return named("builtins.list", [item])
     except Exception as err:
         degrade(err)

@@ -33,7 +33,11 @@ def binary(result_dtype: str | None, broadcast: shapes.Broadcast = shapes.broadc
         if x is None or y is None:
             t = x or y
             assert t is not None
-            return TensorVal(t.shape, result_dtype or t.dtype)
+            # The other operand keeps the tensor's shape only if it is surely a scalar: one of
+            # unknown type (``Any``) may be a tensor that broadcasts it. Its dtype: a valid
+            # program has the tensor's (and a mismatch is the left operand's anyway).
+            known = a.scalar("other", 1) if x is not None else a.scalar("input", 0)
+            return TensorVal(t.shape if known else None, result_dtype or t.dtype)
         return TensorVal(broadcast(x.shape, y.shape), result_dtype or x.dtype)
 
     return rule
@@ -167,6 +171,8 @@ def where(a: Args, broadcast: shapes.Broadcast = shapes.broadcast) -> Result:
     for t in (x, y):
         if t is not None:
             shape = broadcast(shape, t.shape) if shape is not None else t.shape
+    if any(t is None and not a.scalar(k, i) for t, k, i in ((cond, "condition", 0), (x, "input", 1), (y, "other", 2))):
+        shape = None  # an operand of unknown type may be a tensor that broadcasts the others
     # A scalar input takes the other tensor's dtype; two scalars give FP32 (rule: where-dtype).
     dtype = x.dtype if x is not None else y.dtype if y is not None else FP32
     return TensorVal(shape, dtype)
