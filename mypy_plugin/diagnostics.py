@@ -27,11 +27,32 @@ def report(
     """Report an error and its note. ``unwatched``: from an operator hook, where mypy tries
     ``float.__add__`` and ``Tensor.__radd__`` under an error watcher and takes any error as "this
     method does not apply" (it would print "Unsupported operand types" instead of ours)."""
+    if _already_reported(api, code, ctx):
+        return
     with _unwatched(api) if unwatched else contextlib.nullcontext():
         info = api.fail(message, ctx, code=code)
         if note and info is not None:
             # Tied to its error, so the same ignore comment or disabled code hides both.
             api.msg.note(note, ctx, code=code, parent_error=info)
+
+
+def _already_reported(api: CheckerPluginInterface, code: ErrorCode, ctx: Context) -> bool:
+    """Is an error with this code out already on this very expression? mypy checks an operator
+    once per item of a union operand, and tries the reflected method when the first one fails:
+    each would report the same root cause again, with the other item's shapes. (mypy internals:
+    if they move, every report goes out.)"""
+    errors = getattr(api.msg, "errors", None)
+    infos = getattr(errors, "error_info_map", {}).get(getattr(errors, "file", None), ())
+    for info in infos:
+        if (
+            getattr(info, "code", None) is code
+            and getattr(info, "line", None) == ctx.line
+            and getattr(info, "column", None) == ctx.column
+            and getattr(info, "end_line", None) in (ctx.end_line, None)
+            and getattr(info, "end_column", None) in (ctx.end_column, None)
+        ):
+            return True
+    return False
 
 
 @contextlib.contextmanager

@@ -65,5 +65,9 @@ NO_METHODS: Final = frozenset(m.name for m in _TABLE if not m.attribute)
 
 
 def torch_transpose(x: TensorVal) -> TensorVal:
-    """What ``x.T`` is in torch: the two dims of a matrix swapped; any other rank reversed."""
-    return TensorVal(None if x.shape is None else tuple(reversed(x.shape)), x.dtype)
+    """What ``x.T`` is in torch: a matrix with its two dims swapped, a vector unchanged. On more
+    dims torch reverses them all (deprecated) while the fix we give swaps the last two: only the
+    rank is founded there."""
+    if x.shape is None or len(x.shape) <= 2:
+        return TensorVal(None if x.shape is None else tuple(reversed(x.shape)), x.dtype)
+    return TensorVal((None,) * len(x.shape), x.dtype)
