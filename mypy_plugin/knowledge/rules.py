@@ -299,9 +299,26 @@ def matmul(a: Args, check: bool = True) -> Result:
     return TensorVal(shapes.matmul(x.shape, y.shape, a_trans, b_trans), a.dtype("out_dtype", 2))
 
 
+def _founded_mn(result: Result, x: Shape, y: Shape, a_trans: bool, b_trans: bool) -> Result:
+    """After a K mismatch, M (N) is founded only if flipping a_trans (b_trans) would not make
+    K agree: otherwise that operand may be the one laid out wrongly, and its other dim is M (N)."""
+    if not isinstance(result, TensorVal) or result.shape is None or len(result.shape) < 2:
+        return result
+    m, n = result.shape[-2:]
+    for flip_a, flip_b in ((True, False), (False, True), (True, True)):
+        if shapes.same_dim(*shapes.k_dims(x, y, a_trans != flip_a, b_trans != flip_b)):
+            m = None if flip_a else m
+            n = None if flip_b else n
+    return TensorVal(result.shape[:-2] + (m, n), result.dtype)
+
+
 def matmul_unchecked(a: Args) -> Result:
-    """Recovery of :func:`matmul` (K mismatch): [..., M, N] from the operands."""
-    return matmul(a, check=False)
+    """Recovery of :func:`matmul` (K mismatch): [..., M, N] from the operands, as founded."""
+    x, y = a.tensor("input", 0), a.tensor("mat2", 1)
+    a_trans, b_trans = a.bool_value("a_trans", 99, False), a.bool_value("b_trans", 99, False)
+    if x is None or y is None or a_trans is None or b_trans is None:
+        return matmul(a, check=False)
+    return _founded_mn(matmul(a, check=False), x.shape, y.shape, a_trans, b_trans)
 
 
 # `@` picks out_dtype from the rhs dtype (rule: matmul-operator-dtype): FP16/BF16/FP32 keep it, INT8 gives INT32.
@@ -320,8 +337,11 @@ def matmul_operator(a: Args, check: bool = True) -> Result:
 
 
 def matmul_operator_unchecked(a: Args) -> Result:
-    """Recovery of :func:`matmul_operator` (K mismatch): [..., M, N] from the operands."""
-    return matmul_operator(a, check=False)
+    """Recovery of :func:`matmul_operator` (K mismatch): [..., M, N] from the operands, as founded."""
+    x, y = a.tensor("input", 0), a.tensor("other", 1)
+    if x is None or y is None:
+        return None
+    return _founded_mn(matmul_operator(a, check=False), x.shape, y.shape, False, False)
 
 
 def getitem(a: Args) -> Result:

@@ -101,3 +101,11 @@ def test_missing_members_torch_meaning() -> None:
     assert MISSING["max"].torch is None  # a (values, indices) pair in torch: unknown
     assert torch_transpose(X) == TensorVal((16, 8), "DT_FP32")
     assert torch_transpose(TensorVal((2, 8, 16), "DT_FP16")) == TensorVal((None, None, None), "DT_FP16")
+
+
+def test_k_mismatch_that_a_flag_would_fix_leaves_that_operands_dim_unknown() -> None:
+    q = TensorVal((16, 32), "DT_FP16")
+    result, err = OPS["__matmul__"].infer(FakeArgs(q, TensorVal((24, 32), "DT_FP16")))
+    assert err is not None and result == TensorVal((16, None), "DT_FP16")  # b_trans would fix it: N unknown
+    result, err = OPS["__matmul__"].infer(FakeArgs(q, TensorVal((16, 32), "DT_FP16")))
+    assert err is not None and result == TensorVal((None, None), "DT_FP16")  # either flag would
