@@ -22,12 +22,14 @@ def describe(val: TensorVal | None) -> str:
 
 
 def report(
-    api: CheckerPluginInterface, code: ErrorCode, message: str, note: str | None, ctx: Context, *, unwatched: bool = False
+    api: CheckerPluginInterface, code: ErrorCode, message: str, note: str | None, ctx: Context, *,
+    unwatched: bool = False, once: bool = False,
 ) -> None:
     """Report an error and its note. ``unwatched``: from an operator hook, where mypy tries
     ``float.__add__`` and ``Tensor.__radd__`` under an error watcher and takes any error as "this
-    method does not apply" (it would print "Unsupported operand types" instead of ours)."""
-    if _already_reported(api, code, ctx):
+    method does not apply" (it would print "Unsupported operand types" instead of ours).
+    ``once``: from a hook mypy may call again for the same expression (see :func:`_already_reported`)."""
+    if once and _already_reported(api, code, ctx):
         return
     with _unwatched(api) if unwatched else contextlib.nullcontext():
         info = api.fail(message, ctx, code=code)
@@ -70,13 +72,15 @@ def _unwatched(api: CheckerPluginInterface) -> Iterator[None]:
         watchers[:] = saved
 
 
-def shape_error(api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Context, *, unwatched: bool = False) -> None:
+def shape_error(
+    api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Context, *, unwatched: bool = False, once: bool = False
+) -> None:
     code = codes.BY_NAME.get(err.code)
     if code is None:  # a rule naming a code that does not exist is a bug: loud in debug mode
         degrade(KeyError(f"unknown error code {err.code!r} (not in errorcodes.BY_NAME)"))
         return
     message = err.message if not op or err.message.startswith(op) else f"{op}: {err.message}"
-    report(api, code, message, err.note, ctx, unwatched=unwatched)
+    report(api, code, message, err.note, ctx, unwatched=unwatched, once=once)
 
 
 def _dotted(node: Expression) -> str | None:
@@ -109,7 +113,7 @@ def no_method(api: CheckerPluginInterface, name: str, receiver: str, ctx: Contex
         )
     else:
         message = f'PyPTO tensors have no "{call}" (receiver: {receiver}); it fails at trace time with AttributeError'
-    report(api, codes.NO_METHOD, message, f"Use {fix}" if fix else None, ctx)
+    report(api, codes.NO_METHOD, message, f"Use {fix}" if fix else None, ctx, once=True)
 
 
 def transpose_attr(
@@ -130,4 +134,5 @@ def transpose_attr(
         f'PyPTO tensors have no ".T" ({expr}: {receiver}); it fails at trace time with AttributeError',
         note,
         ctx,
+        once=True,
     )

@@ -101,7 +101,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
     if err is not None:
         # Still run the checks: which error the compiler raises first varies by op (a comparison
         # with no tile fails on the tile before its shapes), so report every one that holds.
-        diagnostics.shape_error(ctx.api, err, label, ctx.context, unwatched=operator)
+        diagnostics.shape_error(ctx.api, err, label, ctx.context, unwatched=operator, once=True)
     checks = op_checks(op)
     if checks:
         env = session.env(ctx) or session.unknown_env
@@ -109,7 +109,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
         for check in checks:
             problem = check(call)
             if problem is not None:
-                diagnostics.shape_error(ctx.api, problem, label, ctx.context, unwatched=operator)
+                diagnostics.shape_error(ctx.api, problem, label, ctx.context, unwatched=operator, once=True)
     return _result_type(result, ctx.default_return_type, ctx.api)
 
 
