@@ -33,7 +33,7 @@ from mypy.types import AnyType, Instance, LiteralType, Type, TupleType, UnionTyp
 from .knowledge.arith import fold
 from .knowledge.ops import Key, TensorVal
 from .knowledge.shapes import INT_KEY, MAYBE_INT_KEY, Dim, Span
-from .tensor_types import dtype_of_value, tensor_val
+from .tensor_types import DIM, dtype_of_value, tensor_val
 
 _Slot = tuple[Union[Type, None], Union[Expression, None]]
 
@@ -336,7 +336,7 @@ def _scalar_index(t: Type | None) -> object:
         return MAYBE_INT_KEY
     if isinstance(t, LiteralType):
         t = t.fallback
-    if isinstance(t, Instance) and t.type.fullname in ("builtins.int", "pypto.SymbolicScalar"):
+    if isinstance(t, Instance) and t.type.fullname in ("builtins.int", "pypto.SymbolicScalar", DIM):
         return INT_KEY
     return None
 
