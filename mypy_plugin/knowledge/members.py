@@ -42,13 +42,14 @@ _TABLE: Final = (
     Missing("half", "pypto.cast({x}, pypto.DT_FP16)", torch=rules.to_dtype(FP16)),
     Missing("mean", "{x}.sum(dim, keepdim=True) / n", torch=rules.reduction, params=("dim", "keepdim")),
     # torch gives a (values, indices) pair with a dim and a 0-d tensor without: left unknown.
+    # (.numel(), .size(), .ndim are ints in torch: their declared type stays.)
     Missing("max", "{x}.amax(dim)"),
     Missing("min", "{x}.amin(dim)"),
     Missing("cast", "pypto.cast({x}, dtype)", torch=rules.cast, params=("dtype",)),
     Missing("to", "pypto.cast({x}, dtype)", torch=rules.cast, params=("dtype",)),
-    Missing("permute", "pypto.transpose({x}, dim0, dim1)"),
-    Missing("squeeze", "{x}.reshape([...]) without the size-1 dim"),
-    Missing("expand", "{x}.expand_clone([...])"),
+    Missing("permute", "pypto.transpose({x}, dim0, dim1)", torch=rules.torch_permute, params=rules.DIMS),
+    Missing("squeeze", "{x}.reshape([...]) without the size-1 dim", torch=rules.torch_squeeze, params=("dim",)),
+    Missing("expand", "{x}.expand_clone([...])", torch=rules.torch_expand, params=rules.DIMS),
     Missing("numel", "the product of the dims of {x}.shape"),
     Missing("size", "{x}.shape[dim]"),
     Missing("ndim", "{x}.dim", attribute=True),

@@ -109,3 +109,16 @@ def test_k_mismatch_that_a_flag_would_fix_leaves_that_operands_dim_unknown() -> 
     assert err is not None and result == TensorVal((16, None), "DT_FP16")  # b_trans would fix it: N unknown
     result, err = OPS["__matmul__"].infer(FakeArgs(q, TensorVal((16, 32), "DT_FP16")))
     assert err is not None and result == TensorVal((None, None), "DT_FP16")  # either flag would
+
+
+def test_permute_squeeze_expand_as_torch() -> None:
+    permute, squeeze, expand = (MISSING[n].torch for n in ("permute", "squeeze", "expand"))
+    assert permute is not None and squeeze is not None and expand is not None
+    c = TensorVal((2, 8, 16), "DT_FP16")
+    assert permute(FakeArgs(c, 2, 0, 1)) == TensorVal((16, 2, 8), "DT_FP16")
+    assert permute(FakeArgs(c, [0, 2, 1])) == TensorVal((2, 16, 8), "DT_FP16")
+    assert permute(FakeArgs(c, 0, 1)) == TensorVal(None, "DT_FP16")  # not a permutation: torch fails, unknown
+    assert squeeze(FakeArgs(TensorVal((1, 8, 1), "DT_FP32"))) == TensorVal((8,), "DT_FP32")
+    assert squeeze(FakeArgs(TensorVal((1, 8, 1), "DT_FP32"), -1)) == TensorVal((1, 8), "DT_FP32")
+    assert squeeze(FakeArgs(TensorVal((None, 8), "DT_FP32"))) == TensorVal(None, "DT_FP32")  # may be 1
+    assert expand(FakeArgs(TensorVal((8, 1), "DT_FP32"), 4, -1, 16)) == TensorVal((4, 8, 16), "DT_FP32")
