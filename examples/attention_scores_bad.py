@@ -1,4 +1,4 @@
-"""Attention scores written the PyTorch way: two mistakes the compiler reports late."""
+"""Attention scores written the PyTorch way: three mistakes the compiler reports late."""
 
 import pypto
 
@@ -18,4 +18,5 @@ def attention_scores(
     scores = pypto.matmul(q, k.T, pypto.DT_FP32)
     # Bug 2: q @ k multiplies [16, 32] by [16, 32]: K is 32 on the left, 16 on the right.
     raw = q @ k
+    # Bug 3: scores is FP32, raw FP16 (`@` keeps the operands' dtype): PyPTO never promotes.
     out[:] = scores + raw

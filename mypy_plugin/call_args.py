@@ -7,10 +7,11 @@ is the first tensor for free functions, methods and operators alike.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Union, cast
+from typing import Final, Union, cast
 
 from mypy.nodes import (
     ARG_STAR,
+    ARG_STAR2,
     ArgKind,
     CallExpr,
     EllipsisExpr,
@@ -27,12 +28,12 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import AnyType, Instance, LiteralType, Type, TupleType, get_proper_type
+from mypy.types import AnyType, Instance, LiteralType, Type, TupleType, UnionType, get_proper_type
 
 from .knowledge.arith import fold
 from .knowledge.ops import Key, TensorVal
 from .knowledge.shapes import INT_KEY, MAYBE_INT_KEY, Dim, Span
-from .tensor_types import dtype_of_value, tensor_val
+from .tensor_types import DIM, dtype_of_value, tensor_val
 
 _Slot = tuple[Union[Type, None], Union[Expression, None]]
 
@@ -121,6 +122,32 @@ class CallArgs:
             _expr_typer(ctx),
         )
 
+    @classmethod
+    def of_torch_method(cls, ctx: MethodContext, params: tuple[str, ...]) -> CallArgs | None:
+        """A missing member, declared ``(*args, **kwargs)`` in the stubs: its arguments put on
+        torch's parameters ``params``. None when they do not fit (an unpacked ``*xs``, an
+        unknown keyword, too many): then nothing is founded."""
+        slots: list[list[_Slot]] = [[] for _ in params]
+        pos = 0
+        for kinds, names, types, exprs in zip(ctx.arg_kinds, ctx.arg_names, ctx.arg_types, ctx.args):
+            for kind, name, typ, expr in zip(kinds, names, types, exprs):
+                if kind in (ARG_STAR, ARG_STAR2):
+                    return None
+                if name is None:
+                    i, pos = pos, pos + 1
+                elif name in params:
+                    i = params.index(name)
+                else:
+                    return None
+                if i >= len(params) or slots[i]:
+                    return None
+                slots[i] = [(typ, expr)]
+        method = cls.of_method(ctx)
+        return cls(
+            [None, *params], [method.slots[0], *slots], [[False], *[[False] * len(s) for s in slots]],
+            method.receiver, method.receiver_expr, method.expr_type,
+        )
+
     # --- lookup ---------------------------------------------------------------------
     def _slot(self, key: Key, pos: int) -> _Slot | None:
         if isinstance(key, str) and key in self.names:
@@ -139,6 +166,11 @@ class CallArgs:
             s = self._slot(key, pos)
             self._tensors[(key, pos)] = tensor_val(s[0]) if s is not None else None
         return self._tensors[(key, pos)]
+
+    def scalar(self, key: Key, pos: int) -> bool:
+        """A Python number, SymbolicScalar or Element: never a tensor. (An ``Any`` may be one.)"""
+        s = self._slot(key, pos)
+        return s is not None and s[0] is not None and _is_scalar(s[0])
 
     def int_value(self, key: Key, pos: int) -> int | None:
         s = self._slot(key, pos)
@@ -225,6 +257,18 @@ def _kinds(kinds: list[list[ArgKind]]) -> list[list[bool]]:
     return [[k is ARG_STAR for k in ks] for ks in kinds]
 
 
+_SCALARS: Final = ("builtins.int", "builtins.float", "pypto.SymbolicScalar", "pypto.Element")
+
+
+def _is_scalar(t: Type) -> bool:
+    p = get_proper_type(t)
+    if isinstance(p, UnionType):
+        return all(_is_scalar(i) for i in p.items)
+    if isinstance(p, LiteralType):
+        p = p.fallback
+    return isinstance(p, Instance) and any(p.type.has_base(name) for name in _SCALARS)
+
+
 def _dim_of(e: Expression | None, t: Type | None) -> Dim:
     v = int_of_expr(e)
     if v is None:
@@ -292,7 +336,7 @@ def _scalar_index(t: Type | None) -> object:
         return MAYBE_INT_KEY
     if isinstance(t, LiteralType):
         t = t.fallback
-    if isinstance(t, Instance) and t.type.fullname in ("builtins.int", "pypto.SymbolicScalar"):
+    if isinstance(t, Instance) and t.type.fullname in ("builtins.int", "pypto.SymbolicScalar", DIM):
         return INT_KEY
     return None
 

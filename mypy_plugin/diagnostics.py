@@ -23,16 +23,39 @@ def describe(val: TensorVal | None) -> str:
 
 
 def report(
-    api: CheckerPluginInterface, code: ErrorCode, message: str, note: str | None, ctx: Context, *, unwatched: bool = False
+    api: CheckerPluginInterface, code: ErrorCode, message: str, note: str | None, ctx: Context, *,
+    unwatched: bool = False, once: bool = False,
 ) -> None:
     """Report an error and its note. ``unwatched``: from an operator hook, where mypy tries
     ``float.__add__`` and ``Tensor.__radd__`` under an error watcher and takes any error as "this
-    method does not apply" (it would print "Unsupported operand types" instead of ours)."""
+    method does not apply" (it would print "Unsupported operand types" instead of ours).
+    ``once``: from a hook mypy may call again for the same expression (see :func:`_already_reported`)."""
+    if once and _already_reported(api, code, ctx):
+        return
     with outside_watchers(api) if unwatched else contextlib.nullcontext():
         info = api.fail(message, ctx, code=code)
         if note and info is not None:
             # Tied to its error, so the same ignore comment or disabled code hides both.
             api.msg.note(note, ctx, code=code, parent_error=info)
+
+
+def _already_reported(api: CheckerPluginInterface, code: ErrorCode, ctx: Context) -> bool:
+    """Is an error with this code out already on this very expression? mypy checks an operator
+    once per item of a union operand, and tries the reflected method when the first one fails:
+    each would report the same root cause again, with the other item's shapes. (mypy internals:
+    if they move, every report goes out.)"""
+    errors = getattr(api.msg, "errors", None)
+    infos = getattr(errors, "error_info_map", {}).get(getattr(errors, "file", None), ())
+    for info in infos:
+        if (
+            getattr(info, "code", None) is code
+            and getattr(info, "line", None) == ctx.line
+            and getattr(info, "column", None) == ctx.column
+            and getattr(info, "end_line", None) in (ctx.end_line, None)
+            and getattr(info, "end_column", None) in (ctx.end_column, None)
+        ):
+            return True
+    return False
 
 
 @contextlib.contextmanager
@@ -52,13 +75,15 @@ def outside_watchers(api: object) -> Iterator[None]:
         watchers[:] = saved
 
 
-def shape_error(api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Context, *, unwatched: bool = False) -> None:
+def shape_error(
+    api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Context, *, unwatched: bool = False, once: bool = False
+) -> None:
     code = codes.BY_NAME.get(err.code)
     if code is None:  # a rule naming a code that does not exist is a bug: loud in debug mode
         degrade(KeyError(f"unknown error code {err.code!r} (not in errorcodes.BY_NAME)"))
         return
     message = err.message if not op or err.message.startswith(op) else f"{op}: {err.message}"
-    report(api, code, message, err.note, ctx, unwatched=unwatched)
+    report(api, code, message, err.note, ctx, unwatched=unwatched, once=once)
 
 
 def _dotted(node: Expression) -> str | None:
@@ -91,7 +116,7 @@ def no_method(api: CheckerPluginInterface, name: str, receiver: str, ctx: Contex
         )
     else:
         message = f'PyPTO tensors have no "{call}" (receiver: {receiver}); it fails at trace time with AttributeError'
-    report(api, codes.NO_METHOD, message, f"Use {fix}" if fix else None, ctx)
+    report(api, codes.NO_METHOD, message, f"Use {fix}" if fix else None, ctx, once=True)
 
 
 def transpose_attr(
@@ -112,4 +137,5 @@ def transpose_attr(
         f'PyPTO tensors have no ".T" ({expr}: {receiver}); it fails at trace time with AttributeError',
         note,
         ctx,
+        once=True,
     )

@@ -18,12 +18,13 @@ from .call_args import CallArgs
 from .config import PluginConfig
 from .debug import degrade
 from .knowledge.checks import Call, Env, op_checks
+from .knowledge.members import MISSING, torch_transpose
 from .knowledge.tiles import NOT_SET, UNKNOWN, TileState
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from .kernel_signature import check_kernel
 from .knowledge.out_checks import check_write
 from .knowledge.shapes import ShapeError
-from .tensor_types import is_tensor, result_type, tensor_type, tensor_val
+from .tensor_types import DIM, is_tensor, result_type, tensor_type, tensor_val
 from .tile_flow import JIT_KERNEL_TYPE, KERNEL_DECORATORS, TileFlowCache, decorated_with
 
 
@@ -94,15 +95,13 @@ class Session:
 
 
 def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | MethodContext, label: str) -> Type:
-    result: Result
     operator = op.is_operator  # see diagnostics.report(unwatched=...)
-    try:
-        result = op.rule(args)
-    except ShapeError as err:
+    # After an error the result is the row's recovery, so later checks still run.
+    result, err = op.infer(args)
+    if err is not None:
         # Still run the checks: which error the compiler raises first varies by op (a comparison
         # with no tile fails on the tile before its shapes), so report every one that holds.
-        diagnostics.shape_error(ctx.api, err, label, ctx.context, unwatched=operator)
-        result = None
+        diagnostics.shape_error(ctx.api, err, label, ctx.context, unwatched=operator, once=True)
     checks = op_checks(op)
     if checks:
         env = session.env(ctx) or session.unknown_env
@@ -110,7 +109,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
         for check in checks:
             problem = check(call)
             if problem is not None:
-                diagnostics.shape_error(ctx.api, problem, label, ctx.context, unwatched=operator)
+                diagnostics.shape_error(ctx.api, problem, label, ctx.context, unwatched=operator, once=True)
     return _result_type(result, ctx.default_return_type, ctx.api)
 
 
@@ -141,11 +140,20 @@ def method_hook(session: Session, op: Op) -> Callable[[MethodContext], Type]:
 
 
 def no_method_hook(name: str) -> Callable[[MethodContext], Type]:
+    member = MISSING[name]
+
     def hook(ctx: MethodContext) -> Type:
         try:
             val = tensor_val(ctx.type)
             receiver = diagnostics.describe(val)
             diagnostics.no_method(ctx.api, name, receiver, ctx.context)
+            # Carry on with what torch would give, so one mistake does not hide the next.
+            args = CallArgs.of_torch_method(ctx, member.params) if member.torch is not None else None
+            if args is not None and member.torch is not None and val is not None:
+                try:
+                    return _result_type(member.torch(args), ctx.default_return_type, ctx.api)
+                except ShapeError:
+                    pass  # the torch call itself is wrong too (an axis out of range): unknown
         except Exception as err:
             degrade(err)
         return ctx.default_return_type
@@ -196,10 +204,9 @@ def transpose_attribute_hook(session: Session) -> Callable[[AttributeContext], T
                 if fix is not None:
                     fix = fix.replace("{dtype}", val.dtype if val is not None and val.dtype else "out_dtype")
                 diagnostics.transpose_attr(ctx.api, receiver, expr, rank, fix, ctx.context)
-                if val is not None and val.shape is not None and len(val.shape) >= 2:
-                    # Carry on as if it worked, so one mistake does not cascade.
-                    swapped = val.shape[:-2] + (val.shape[-1], val.shape[-2])
-                    return tensor_type(TensorVal(swapped, val.dtype), ctx.api.named_generic_type)
+                if val is not None:
+                    # Carry on with torch's meaning, so one mistake does not cascade.
+                    return tensor_type(torch_transpose(val), ctx.api.named_generic_type)
         except Exception as err:
             degrade(err)
         return ctx.default_attr_type
@@ -272,14 +279,16 @@ def write_hook(session: Session, kind: str) -> Callable[[MethodContext], Type]:
 
 def shape_attribute_hook(ctx: AttributeContext) -> Type:
     """``x.shape``: ints when every dim is static (closure dims too: they are ints at run time);
-    otherwise ``Any`` items (a DYNAMIC dim is a SymbolicScalar, an unknown one either)."""
+    otherwise ``pypto._Dim`` items (a DYNAMIC dim is a SymbolicScalar, an unknown one either):
+    an int and a SymbolicScalar for mypy, and not ``Any``, so that ``t * x.shape[0]`` still
+    reaches the operator's hook (mypy gives up on an operator with an ``Any`` operand)."""
     try:
         val = tensor_val(ctx.type)
         if val is None:
             return ctx.default_attr_type
         named = ctx.api.named_generic_type
         static = val.shape is not None and all(d is not None for d in val.shape)
-        item: Type = named("builtins.int", []) if static else AnyType(TypeOfAny.special_form)
+        item: Type = named("builtins.int", []) if static else named(DIM, [])
         return named("builtins.list", [item])
     except Exception as err:
         degrade(err)

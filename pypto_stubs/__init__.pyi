@@ -394,6 +394,12 @@ class SymbolicScalar:
     def max(self, other: SymbolicScalar | int) -> SymbolicScalar: ...
 
 SymInt: TypeAlias = int | SymbolicScalar
+
+# What the mypy plugin gives for an item of ``x.shape`` it cannot pin down (a dynamic dim, or a
+# tensor of unknown shape): an int or a SymbolicScalar at run time, so both. Not ``Any``, which
+# mypy would not hand to the plugin in ``t * x.shape[0]``. It does not exist at runtime.
+class _Dim(int, SymbolicScalar):  # type: ignore[misc]  # int and SymbolicScalar disagree on operators; int's win
+    def __init__(self, value: int = 0) -> None: ...
 symbolic_scalar = SymbolicScalar
 
 class Element:

@@ -29,6 +29,7 @@ def test_examples_findings(tmp_path: Path) -> None:
     assert [line.split(":")[0:2] for line in errors] == [
         ["examples/attention_scores_bad.py", "18"],
         ["examples/attention_scores_bad.py", "20"],
+        ["examples/attention_scores_bad.py", "22"],
         ["examples/gate_two_outputs_bad.py", "19"],
         ["examples/host_calls_bad.py", "15"],
         ["examples/host_calls_bad.py", "26"],
@@ -39,6 +40,7 @@ def test_examples_findings(tmp_path: Path) -> None:
     assert codes == [
         "pypto-transpose",
         "pypto-matmul-k",
+        "pypto-dtype-mismatch",
         "pypto-use-after-move",
         "pypto-broadcast",
         "pypto-call-layout",
@@ -206,5 +208,5 @@ def test_plugin_alone_agrees_with_pypto_check_on_examples(tmp_path: Path) -> Non
     )
     check = _run("examples", "--no-incremental", cwd=tmp_path)
     findings = [sorted(line for line in out.splitlines() if "[pypto-" in line) for out in (plain.stdout, check.stdout)]
-    assert len(findings[0]) == 8
+    assert len(findings[0]) == 9
     assert findings[0] == findings[1]

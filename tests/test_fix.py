@@ -191,8 +191,8 @@ def test_cli_diff_shows_and_fix_writes(tmp_path: Path) -> None:
     assert (tmp_path / "k.py").read_text() == before  # --diff writes nothing
     assert "-    scores = pypto.matmul(q, k.T, pypto.DT_FP32)\n" in shown.stdout
     assert "+    scores = pypto.matmul(q, k, pypto.DT_FP32, b_trans=True)\n" in shown.stdout
-    assert shown.stderr.endswith("Would fix 1 error in 1 file; 1 remaining\n")
-    assert shown.returncode == 1  # q @ k (K mismatch, no unambiguous fix) remains
+    assert shown.stderr.endswith("Would fix 1 error in 1 file; 2 remaining\n")
+    assert shown.returncode == 1  # q @ k (K mismatch, no unambiguous fix) and scores + raw (dtypes) remain
     fixed = _cli("--fix", "k.py", cwd=tmp_path)
     assert (tmp_path / "k.py").read_text() == before.replace("q, k.T, pypto.DT_FP32)", "q, k, pypto.DT_FP32, b_trans=True)")
     assert fixed.stdout.startswith("k.py:20: error: operator @: K-dimension mismatch")

@@ -49,6 +49,7 @@ _TABLE: Final = (
 DTYPES: Final[dict[str, DType]] = {d.name: d for d in _TABLE}
 
 FP32: Final = "DT_FP32"
+FP16: Final = "DT_FP16"
 INT32: Final = "DT_INT32"
 BOOL: Final = "DT_BOOL"
 

@@ -2,7 +2,8 @@
 
 Free functions (``pypto.sum``), methods (``Tensor.sum``) and operators (``Tensor.__add__``)
 share a row: the bridge puts the receiver first, so argument 0 is always the first tensor.
-A row names its shape/dtype rule (:mod:`.rules`), the tile it needs (which tile checks run,
+A row names its shape/dtype rule (:mod:`.rules`), what the call still gives when that rule
+rejects it (``recover``: the result as written, from founded facts only), the tile it needs (which tile checks run,
 :mod:`.checks`), the dtype and axes of a reduction, its operator symbol and its special cases.
 Adding an op means a stub in ``pypto_stubs`` and a row here (``tests/test_op_table.py``
 checks the two agree). Compiler rules are cited by their name in ``docs/rules.md``.
@@ -16,6 +17,7 @@ from typing import Final, Literal, Union
 
 from . import rules
 from .dtypes import BOOL, FP32
+from .shapes import ShapeError
 from .values import ANY as ANY
 from .values import SCALAR as SCALAR
 from .values import Args as Args
@@ -58,6 +60,21 @@ class Op:
     symbol: str | None = None  # "+" for __add__: how messages name an operator
     rhs: str = "other"  # the second tensor operand's parameter name
     explicit_matmul: bool = False  # takes a_trans / b_trans / out_dtype (pypto.matmul; `@` takes none)
+    # After ``rule`` raised: the result the call meant (the requested shape, [..., M, N] of a
+    # matmul), so that later checks still run; None: nothing founded, the result stays unknown.
+    recover: Rule | None = None
+
+    def infer(self, args: Args) -> tuple[Result, ShapeError | None]:
+        """The call's result, and the error its rule raised (then the result is the recovered one)."""
+        try:
+            return self.rule(args), None
+        except ShapeError as err:
+            if self.recover is None:
+                return None, err
+            try:
+                return self.recover(args), err
+            except ShapeError:  # a recovery never reports: the root cause is already out
+                return None, err
 
     @property
     def is_operator(self) -> bool:
@@ -78,13 +95,13 @@ Name = Union[str, tuple[str, str]]  # an op name, or (dunder name, operator symb
 
 def _group(
     kind: OpKind, rule: Rule, names: Sequence[Name], tile: TileRegime | None = None, *,
-    reduce: Reduce | None = None, short_tile: ShortTile = "fails",
+    reduce: Reduce | None = None, short_tile: ShortTile = "fails", recover: Rule | None = None,
 ) -> list[Op]:
     """One row per name, all sharing the same facts."""
     rows: list[Op] = []
     for entry in names:
         name, symbol = (entry, None) if isinstance(entry, str) else entry
-        rows.append(Op(name, kind, rule, tile, reduce, short_tile, symbol))
+        rows.append(Op(name, kind, rule, tile, reduce, short_tile, symbol, recover=recover))
     return rows
 
 
@@ -103,13 +120,13 @@ _ROWS: Final[list[Op]] = [
         ("__isub__", "-="), ("__mul__", "*"), ("__rmul__", "*"), ("__imul__", "*="), ("__truediv__", "/"),
         ("__rtruediv__", "/"), ("__itruediv__", "/="), ("__floordiv__", "//"), ("__mod__", "%"),
         ("__pow__", "**"),
-    ], "vec"),
+    ], "vec", recover=rules.binary_founded(None)),
     # Comparisons of different dtypes compile in 0.2.0 (oracle regressions cmp_mixed_dtype_*),
     # so they are kind "compare" (no dtype check), not "elementwise".
     *_group("compare", rules.binary(BOOL), [
         "eq", "ne", "lt", "le", "gt", "ge", "greater", "logical_and",
         ("__eq__", "=="), ("__ne__", "!="), ("__lt__", "<"), ("__le__", "<="), ("__gt__", ">"), ("__ge__", ">="),
-    ], "vec", short_tile="scalar-ok"),
+    ], "vec", short_tile="scalar-ok", recover=rules.binary_founded(BOOL)),
     *_group("unary", rules.same, [
         "exp", "exp2", "expm1", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "abs", "neg",
         "sign", "relu", "round", "ceil", "floor", "trunc", "sin", "cos", "sigmoid",
@@ -119,25 +136,28 @@ _ROWS: Final[list[Op]] = [
     # 0.2.0 is nondeterministic on reciprocal under a short tile (rule: reciprocal-short-tile).
     Op("reciprocal", "unary", rules.same, "vec", short_tile="unprovable"),
     *_group("unary", rules.to_dtype(BOOL), ["signbit", "isfinite", "logical_not"], "vec"),
-    *_group("reduction", rules.reduction, ["sum", "amax", "amin"], "reduce", reduce=_BY_DIM),
-    Op("prod", "reduction", rules.reduction, "reduce", _BY_DIM_IN_FP32),
-    Op("var", "reduction", rules.var, "reduce", Reduce(rules.var_axes, FP32)),
-    Op("softmax", "reduction", rules.softmax, "reduce", _BY_DIM_IN_FP32),
+    # An axis out of range keeps what is founded: the rank (which dim went is unknown).
+    *_group("reduction", rules.reduction, ["sum", "amax", "amin"], "reduce", reduce=_BY_DIM,
+            recover=rules.reduced_rank(2)),
+    Op("prod", "reduction", rules.reduction, "reduce", _BY_DIM_IN_FP32, recover=rules.reduced_rank(2)),
+    Op("var", "reduction", rules.var, "reduce", Reduce(rules.var_axes, FP32), recover=rules.reduced_rank(3)),
+    Op("softmax", "reduction", rules.softmax, "reduce", _BY_DIM_IN_FP32, recover=rules.same),
     Op("rms_norm", "reduction", rules.same, "reduce", Reduce(rules.last_axis, FP32)),
     Op("cast", "cast", rules.cast, "vec"),
     # reshape/view copy (REGISTER_COPY) with the kernel's vec tile (rule: reshape-copy-needs-tile).
-    Op("reshape", "reshape", rules.reshape, "copy"),
-    Op("view", "reshape", rules.view, "copy"),
-    Op("transpose", "transpose", rules.transpose, "transpose"),
-    Op("unsqueeze", "layout", rules.unsqueeze),
-    Op("concat", "concat", rules.concat),
+    Op("reshape", "reshape", rules.reshape, "copy", recover=rules.reshape_as_written),
+    Op("view", "reshape", rules.view, "copy", recover=rules.view_as_written),
+    Op("transpose", "transpose", rules.transpose, "transpose", recover=rules.same_rank(0)),
+    Op("unsqueeze", "layout", rules.unsqueeze, recover=rules.same_rank(1)),
+    Op("concat", "concat", rules.concat, recover=rules.concat_rank),
     Op("expand_clone", "layout", rules.expand_clone),
-    Op("where", "elementwise", rules.where, "vec"),
+    Op("where", "elementwise", rules.where, "vec", recover=rules.where_founded),
     Op("full", "creation", rules.full),
     *_group("creation", rules.zeros_ones, ["zeros", "ones"]),
     Op("topk", "other", rules.topk),
-    Op("matmul", "matmul", rules.matmul, "cube", rhs="mat2", explicit_matmul=True),
-    Op("__matmul__", "matmul", rules.matmul_operator, "cube", symbol="@"),
+    # A K mismatch still gives [..., M, N] from the operands.
+    Op("matmul", "matmul", rules.matmul, "cube", rhs="mat2", explicit_matmul=True, recover=rules.matmul_unchecked),
+    Op("__matmul__", "matmul", rules.matmul_operator, "cube", symbol="@", recover=rules.matmul_operator_unchecked),
     Op("__getitem__", "layout", rules.getitem, symbol="[]"),
 ]
 

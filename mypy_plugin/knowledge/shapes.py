@@ -8,7 +8,7 @@ Functions raise :class:`ShapeError` only for what is provable from known dims.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Union
 
@@ -95,6 +95,26 @@ def broadcast(a: Shape, b: Shape) -> Shape:
                 "expand it one axis at a time, e.g. with pypto.expand_clone, or reshape it first",
             )
     return out
+
+
+def broadcast_founded(a: Shape, b: Shape) -> Shape:
+    """:func:`broadcast` that never raises, for a call already reported: the padded rank, each
+    dim only where both sides agree on it (a conflict is an unknown dim)."""
+    if a is None or b is None:
+        return None
+    rank = max(len(a), len(b))
+    pa = (1,) * (rank - len(a)) + a
+    pb = (1,) * (rank - len(b)) + b
+    out: list[Dim] = []
+    for x, y in zip(pa, pb):
+        try:
+            out.append(_broadcast_dim(x, y))
+        except ShapeError:
+            out.append(None)
+    return tuple(out)
+
+
+Broadcast = Callable[[Shape, Shape], Shape]
 
 
 def axis_error(axis: int, shape: tuple[Dim, ...]) -> ShapeError:
@@ -225,15 +245,18 @@ def concat(shapes: Sequence[Shape], dim: int | None) -> Shape:
 
 
 def matmul(a: Shape, b: Shape, a_trans: bool, b_trans: bool) -> Shape:
-    """[..., M, K] @ [..., K, N] -> [..., M, N] on the logical (transposed) views."""
+    """[..., M, K] @ [..., K, N] -> [..., M, N] on the logical (transposed) views. Batch dims
+    broadcast as in torch (right-aligned), so operands of different ranks, which PyPTO rejects
+    (rule: matmul-rank), still give the shape the call meant."""
     if a is None or b is None or len(a) < 2 or len(b) < 2:
         return None
     m = a[-1] if a_trans else a[-2]
     n = b[-2] if b_trans else b[-1]
-    if len(a) != len(b):
-        return None
+    rank = max(len(a), len(b)) - 2
+    pa = (1,) * (rank - len(a) + 2) + a[:-2]
+    pb = (1,) * (rank - len(b) + 2) + b[:-2]
     batch: list[Dim] = []
-    for x, y in zip(a[:-2], b[:-2]):
+    for x, y in zip(pa, pb):
         batch.append(x if y == 1 else y if x == 1 else x if same_dim(x, y) else None)
     return tuple(batch) + (m, n)
 

@@ -72,3 +72,17 @@ def test_matmul_shapes_and_k() -> None:
     assert shapes.matmul((2, 16, 32), (1, 32, 16), False, False) == (2, 16, 16)
     assert shapes.k_dims((8, 64), (1, 64), False, True) == (64, 64)  # rule: matmul-k
     assert shapes.k_dims((8, 64), (64, 1), False, True) == (64, 1)  # rule: matmul-k
+
+
+def test_matmul_of_different_ranks_broadcasts_batches_as_torch() -> None:
+    # Recovery after pypto-matmul-rank (rule: matmul-rank): the shape torch gives.
+    assert shapes.matmul((16, 32), (2, 32, 8), False, False) == (2, 16, 8)
+    assert shapes.matmul((3, 1, 16, 32), (2, 32, 8), False, False) == (3, 2, 16, 8)
+    assert shapes.matmul((2, 16, 32), (3, 32, 8), False, False) == (None, 16, 8)  # batch 2 vs 3: not founded
+    assert shapes.matmul((32,), (32, 8), False, False) is None  # a vector operand: left unknown
+
+
+def test_broadcast_founded_never_raises_and_keeps_the_rank() -> None:
+    assert shapes.broadcast_founded((8, 16), (4, 16)) == (None, 16)
+    assert shapes.broadcast_founded((2, 8, 16), (8, 1)) == (2, 8, 16)  # two expanded axes: reported elsewhere
+    assert shapes.broadcast_founded(None, (8,)) is None
