@@ -147,9 +147,9 @@ def spec_case(draw: Any) -> HostCase:
 
 # --- kind (b): the boundary ------------------------------------------------------------------------
 
-# (hypothesis draws the first entries more often: the rare kinds come first)
-BOUNDARY = ["good", "layout", "keyword", "many", "few", "dtype", "tensor_for_scalar", "non_tensor", "rank", "shape",
-            "good", "dtype", "shape"]
+# boundary kinds, in turn (generate_host cycles through them: every share has each kind)
+BOUNDARY = ["good", "shape", "rank", "dtype", "layout", "keyword", "few", "many", "non_tensor", "tensor_for_scalar",
+            "good", "shape", "dtype"]
 # the tensor's dtype for a wrong-dtype call, as large as the annotated one or larger (no overrun)
 WIDER = {"FP32": ["INT32"], "FP16": ["FP32", "BF16", "INT32"], "BF16": ["FP16", "FP32"], "INT32": ["FP32"],
          "INT8": ["FP16", "INT32", "FP32"]}
@@ -173,16 +173,13 @@ def _other_rank(draw: Any, s: list[int]) -> list[int]:
 
 
 @st.composite
-def boundary_case(draw: Any) -> HostCase:
+def boundary_case(draw: Any, kind: str) -> HostCase:
     dt = draw(st.sampled_from(["FP32", "FP32", "FP16", "BF16", "INT32", "INT8"]))
     a = [draw(st.sampled_from([1, 2, 4, 8, 16])), draw(st.sampled_from([8, 16, 32, 64]))]
     if draw(st.integers(0, 3)) == 0:
         a = [draw(st.sampled_from([2, 4]))] + a
     two = draw(st.booleans())
-    scalar = draw(st.booleans())
-    kind = draw(st.sampled_from(BOUNDARY))
-    if kind == "tensor_for_scalar" and not scalar:
-        kind = "non_tensor"
+    scalar = kind == "tensor_for_scalar" or draw(st.booleans())
     params: list[tuple[str, Any, str]] = [("x", a, dt)] + ([("y", a, dt)] if two else []) + [("out", a, dt)]
     pre: list[str] = []
     _, tile, _ = draw(vec_tile(a, pre, kind="full"))
@@ -234,23 +231,17 @@ def boundary_case(draw: Any) -> HostCase:
     return h
 
 
-@st.composite
-def host_cases(draw: Any) -> HostCase:
-    return draw(spec_case() if draw(st.integers(0, 2)) else boundary_case())
-
-
-def generate_host(n: int, seed: int = 0) -> list[HostCase]:
-    """n distinct host cases, deterministic for a given seed."""
+def _collect(strategy: Any, n: int, seed: int, seen: set[str]) -> list[HostCase]:
+    """n distinct cases of one strategy, deterministic for a given seed (no database)."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
     out: list[HostCase] = []
-    seen: set[str] = set()
 
     @hseed(seed)
-    @settings(max_examples=n * 3, database=None, phases=[Phase.generate], deadline=None,
+    @settings(max_examples=n * 4 + 20, database=None, phases=[Phase.generate], deadline=None,
               suppress_health_check=list(HealthCheck))
-    @given(host_cases())
+    @given(strategy)
     def collect(c: HostCase) -> None:
         if len(out) >= n:
             return
@@ -260,6 +251,22 @@ def generate_host(n: int, seed: int = 0) -> list[HostCase]:
             out.append(c)
 
     collect()
+    return out
+
+
+def generate_host(n: int, seed: int = 0) -> list[HostCase]:
+    """n distinct host cases, deterministic for a given seed: spec and boundary cases alternate,
+    the boundary kinds in turn (every share has each kind)."""
+    seen: set[str] = set()
+    n_b = n // 2
+    per_kind = {k: sum(1 for i in range(n_b) if BOUNDARY[i % len(BOUNDARY)] == k) for k in BOUNDARY}
+    pools = {k: _collect(boundary_case(k), c, seed * 100 + j, seen) for j, (k, c) in enumerate(per_kind.items())}
+    spec = _collect(spec_case(), n - n_b, seed * 100 + 99, seen)
+    out: list[HostCase] = []
+    for i in range(n):
+        pool = spec if i % 2 == 0 else pools[BOUNDARY[(i // 2) % len(BOUNDARY)]]
+        if pool:
+            out.append(pool.pop(0))
     for i, c in enumerate(out):
         c.features["index"] = i
     return out

@@ -29,15 +29,23 @@ DEBUG3_RULES: list[tuple[str, str]] = [
 ]
 
 
-def _debug3_verdict(case: HostCase, out: str, rc: int) -> CompilerVerdict:
-    if rc == 0 and "ORACLE_OK" in out:
-        return CompilerVerdict("OK")
+def debug3_code(out: str) -> tuple[str, str] | None:
+    """(our code, 0.2.0's message) when the check of runtime_debug_mode=3 rejected the call."""
     text = " ".join(out.split())
     for pat, code in DEBUG3_RULES:
         m = re.search(pat + r".{0,160}", text)
         if m:
-            return CompilerVerdict("SILENT", code, case.call_line, [], "runtime_debug_mode=3: " + m.group(0),
-                                   stage="debug3")
+            return code, m.group(0)
+    return None
+
+
+def _debug3_verdict(case: HostCase, out: str, rc: int) -> CompilerVerdict:
+    if rc == 0 and "ORACLE_OK" in out:
+        return CompilerVerdict("OK")
+    found = debug3_code(out)
+    if found:
+        return CompilerVerdict("SILENT", found[0], case.call_line, [], "runtime_debug_mode=3: " + found[1],
+                               stage="debug3")
     last = [ln for ln in out.splitlines() if ln.strip()][-1:] or [""]
     # the default mode ran it but the check mode failed otherwise: shown, not counted
     return CompilerVerdict("REJECT", None, None, [], "runtime_debug_mode=3 failed otherwise: " + last[0][:200],

@@ -326,21 +326,27 @@ def _host_call_for_source(src: str, module: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def compile_file(path: str, workdir: str, python: str | None = None, timeout: int = 120) -> CompilerVerdict:
-    """Compiles one hand-written kernel module (SIM mode must be in its jit decorator)."""
+def compile_file(path: str, workdir: str, python: str | None = None, timeout: int = 120,
+                 debug3: bool = False) -> CompilerVerdict:
+    """Compiles one hand-written kernel module (SIM mode must be in its jit decorator); a module
+    with a ``run()`` host function is run through it (debug3: with runtime_debug_mode=3)."""
     import shutil
 
     from .generator import Case
 
     python = python or sys.executable
     os.makedirs(workdir, exist_ok=True)
-    mod = "k_" + re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0])
+    mod = "k_" + re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0]) + ("_d3" if debug3 else "")
     shutil.copy(path, os.path.join(workdir, mod + ".py"))
     with open(path) as f:
         src = f.read()
     driver = os.path.join(workdir, "run_" + mod + ".py")
     with open(driver, "w") as f:
-        f.write(_host_call_for_source(src, mod))
+        if re.search(r"^def run\(\)", src, re.M):  # a host case: its own run() builds the tensors and calls
+            mode = "pypto.set_debug_options(runtime_debug_mode=3)\n" if debug3 else ""
+            f.write(f"import pypto\n{mode}import {mod} as m\n\nm.run()\nprint(\"ORACLE_OK\", flush=True)\n")
+        else:
+            f.write(_host_call_for_source(src, mod))
     home = os.path.join(workdir, "home_" + mod)
     os.makedirs(home, exist_ok=True)
     out, rc, plog = _run_one((python, driver, home, timeout))
