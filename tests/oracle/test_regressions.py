@@ -41,7 +41,8 @@ ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?:\d+:)? error: .*?(?:  \[(
 def checker_output(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[int, str]]]:
     ini = tmp_path_factory.mktemp("cfg") / "mypy.ini"
     # host cases import torch: not analysed (the plugin reads torch calls from the source)
-    ini.write_text("[mypy]\nplugins = mypy_plugin\n[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n")
+    ini.write_text("[mypy]\nplugins = mypy_plugin\n"
+                   "[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n")
     stdout, stderr, status = api.run(["--config-file", str(ini), "--no-incremental", "--show-error-codes",
                                       "--show-column-numbers", "--no-error-summary", "--hide-error-context",
                                       "--cache-dir", str(ini.parent / ".mypy_cache"), *map(str, FILES)])
