@@ -3,6 +3,7 @@
 and through our checker; prints the agreement rate per compiler verdict and overall.
 
     python scripts/oracle_agreement.py [-n 1000] [--jobs 2] [--seed 0] [--python PY] [--keep DIR]
+    python scripts/oracle_agreement.py --host [-n 500] ...   # kernels called from host code
 
 Run it with the interpreter that has pypto==0.2.0, torch and this project (non-editable) installed.
 """
@@ -16,7 +17,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-from oracle import compare, generator  # noqa: E402
+from oracle import compare, generator, host_generator, host_oracle  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,17 +29,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=int, default=120, help="seconds per kernel")
     ap.add_argument("--keep", metavar="DIR", help="keep the kernels, drivers and logs in DIR")
     ap.add_argument("--quiet", action="store_true", help="no disagreement table")
+    ap.add_argument("--host", action="store_true",
+                    help="host cases: a module that builds torch tensors and calls its kernel (host_generator.py)")
     args = ap.parse_args(argv)
 
     t0 = time.time()
-    cases = generator.generate(args.n, args.seed)
+    cases = host_generator.generate_host(args.n, args.seed) if args.host else generator.generate(args.n, args.seed)
 
     def progress(done: int, total: int) -> None:
         if done % 50 == 0 or done == total:
             print(f"  compiled {done}/{total} ({time.time() - t0:.0f}s)", file=sys.stderr, flush=True)
 
-    outcomes = compare.run(cases, workdir=args.keep, python=args.python, jobs=args.jobs, timeout=args.timeout,
-                           progress=progress)
+    runner = host_oracle.run if args.host else compare.run
+    outcomes = runner(cases, workdir=args.keep, python=args.python, jobs=args.jobs,  # type: ignore[operator]
+                      timeout=args.timeout, progress=progress)
     if not args.quiet:
         dis = compare.table(outcomes)
         if dis:
@@ -48,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         if unc:
             print("=== uncovered compiler rejections (not counted)")
             print(unc)
-    print(f"=== agreement (seed {args.seed}, {len(cases)} kernels, {time.time() - t0:.0f}s)")
+    what = "host cases" if args.host else "kernels"
+    print(f"=== agreement (seed {args.seed}, {len(cases)} {what}, {time.time() - t0:.0f}s)")
     print(compare.stats(outcomes))
     return 0 if all(o.agree is not False for o in outcomes) else 1
 

@@ -7,7 +7,9 @@ Rules:
 - compiler accepts -> the checker reports no error at all, except pypto-out-shape /
   pypto-out-dtype where the generator deliberately wrote a mismatching ``out``; such a
   deliberate mismatch must be reported (the compiler does not detect it: rule: write-unchecked);
-- a rejection the mapping does not cover is listed separately (not counted).
+- a rejection the mapping does not cover is listed separately (not counted);
+- host cases (host_oracle.py): a ``SILENT`` verdict (0.2.0 ran the call, its check mode
+  runtime_debug_mode=3 rejects it) is compared like a rejection at the call line.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ class Outcome:
     def expected_code(self) -> str:
         if self.compiler.accepted:
             return "OK"
+        if self.compiler.status == "SILENT":  # host cases: run silently, rejected by the check mode
+            return f"silent {self.compiler.code}"
         return self.compiler.code or "UNCOVERED"
 
     def checker_short(self) -> str:

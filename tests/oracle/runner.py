@@ -57,6 +57,11 @@ CODE_RULES: list[tuple[str, str]] = [
     (r"Axis is not in the reasonable range|Transpose dim \d+ is invalid|The value in dim is out of range", "pypto-axis"),
     (r"Return statements are not allowed|Return annotation is not allowed|Non-tensor parameters must come after",
      "pypto-kernel-signature"),
+    # the call of a kernel (host cases): 0.2.0's argument binding
+    (r"not all tensors are contiguous", "pypto-call-layout"),
+    (r"Expected at least \d+ tensor argument|Too many positional arguments|Unknown keyword argument|"
+     r"Missing required non-tensor argument|must not be a torch\.Tensor|object has no attribute 'device'",
+     "pypto-call-args"),
 ]
 # FC4000/FC4001 cube-tile messages other than "kL0=0" (checked after CODE_RULES)
 CUBE_RULE = re.compile(r"Errcode: FC400[01]|Invalid L1/L0 relation|must be aligned to 16 elements|"
@@ -262,7 +267,8 @@ def run_checker(paths: list[str], workdir: str, python: str | None = None) -> tu
     python = python or sys.executable
     ini = os.path.join(workdir, "mypy-oracle.ini")
     with open(ini, "w") as f:
-        f.write("[mypy]\nplugins = mypy_plugin\n")
+        # host cases import torch: its types are not needed (the plugin reads torch calls from the source)
+        f.write("[mypy]\nplugins = mypy_plugin\n[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n")
     cmd = [python, "-m", "mypy", "--config-file", ini, "--no-incremental", "--show-error-codes",
            "--show-column-numbers", "--no-error-summary", "--hide-error-context", "--no-pretty",
            "--cache-dir", os.path.join(workdir, ".mypy_cache"), *[os.path.basename(p) for p in paths]]
@@ -320,21 +326,27 @@ def _host_call_for_source(src: str, module: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def compile_file(path: str, workdir: str, python: str | None = None, timeout: int = 120) -> CompilerVerdict:
-    """Compiles one hand-written kernel module (SIM mode must be in its jit decorator)."""
+def compile_file(path: str, workdir: str, python: str | None = None, timeout: int = 120,
+                 debug3: bool = False) -> CompilerVerdict:
+    """Compiles one hand-written kernel module (SIM mode must be in its jit decorator); a module
+    with a ``run()`` host function is run through it (debug3: with runtime_debug_mode=3)."""
     import shutil
 
     from .generator import Case
 
     python = python or sys.executable
     os.makedirs(workdir, exist_ok=True)
-    mod = "k_" + re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0])
+    mod = "k_" + re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0]) + ("_d3" if debug3 else "")
     shutil.copy(path, os.path.join(workdir, mod + ".py"))
     with open(path) as f:
         src = f.read()
     driver = os.path.join(workdir, "run_" + mod + ".py")
     with open(driver, "w") as f:
-        f.write(_host_call_for_source(src, mod))
+        if re.search(r"^def run\(\)", src, re.M):  # a host case: its own run() builds the tensors and calls
+            mode = "pypto.set_debug_options(runtime_debug_mode=3)\n" if debug3 else ""
+            f.write(f"import pypto\n{mode}import {mod} as m\n\nm.run()\nprint(\"ORACLE_OK\", flush=True)\n")
+        else:
+            f.write(_host_call_for_source(src, mod))
     home = os.path.join(workdir, "home_" + mod)
     os.makedirs(home, exist_ok=True)
     out, rc, plog = _run_one((python, driver, home, timeout))

@@ -1,0 +1,272 @@
+"""Hypothesis strategies for host cases: a kernel module that also builds torch tensors and calls it.
+
+Two kinds (``HostCase.kind``):
+- ``spec``: a kernel of the op families of ``generator.py`` whose tensor parameters are (partly)
+  annotated ``pypto.Tensor([], DT)`` / ``pypto.Tensor()``, so 0.2.0 traces it with the shapes (and,
+  with no dtype written, the dtypes) of the call's tensors: its op errors show only with them;
+- ``boundary``: a static kernel called with a good, or a wrong (shape, rank, dtype, layout,
+  keyword tensor, argument count, non-tensor) argument list.
+
+The driver imports the module and runs its ``run()``: the compiler sees the very tensors the
+checker reasoned about. Wrong shapes/dtypes are only ever as large or larger (in bytes) than the
+annotation: a smaller buffer would be read past its end (undefined behaviour, not a verdict).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import strategies as st
+
+from .generator import FAMILIES, JIT, TORCH_DT, WEIGHTS, Case, _param_src, vec_tile
+
+FLOAT_T = {"FP32", "FP16", "BF16"}
+
+
+@dataclass
+class HostCase(Case):
+    kind: str = "spec"  # "spec" | "boundary"
+    forms: list[str] = field(default_factory=list)  # per parameter: "static" | "empty" | "bare"
+    host: list[str] = field(default_factory=list)  # body of run(), the last line is the call
+    call_line: int = 0
+
+    def render(self) -> str:
+        lines = ["import pypto", "import torch", ""]
+        lines += self.pre
+        lines += ["", "", JIT]
+        sig = ", ".join(_host_param_src(p, f, self.ann) for p, f in zip(self.params, self.forms))
+        lines.append(f"def {self.name}({sig}):")
+        self.def_line = len(lines)
+        self.stmt_lines = []
+        for role, src in self.body:
+            lines.append("    " + src)
+            self.stmt_lines.append((len(lines), role, src))
+        lines += ["", "", "def run() -> None:"]
+        lines += ["    " + h for h in self.host]
+        self.call_line = len(lines)
+        lines.append("")
+        self.source = "\n".join(lines)
+        return self.source
+
+    def host_call(self, module: str, debug3: bool = False) -> str:
+        """Driver: runs the module's host function (debug3: with 0.2.0's own argument check,
+        runtime_debug_mode=3, which the default mode skips)."""
+        mode = ["pypto.set_debug_options(runtime_debug_mode=3)"] if debug3 else []
+        return "\n".join(["import pypto", *mode, f"import {module} as m", "", "m.run()",
+                          'print("ORACLE_OK", flush=True)', ""])
+
+
+def _host_param_src(p: tuple[str, Any, str], form: str, ann: str) -> str:
+    name, shape, dt = p
+    if shape is None or form == "static":
+        return _param_src(name, shape, dt, ann)
+    if form == "empty":
+        return f"{name}: pypto.Tensor([], pypto.DT_{dt})"
+    return f"{name}: pypto.Tensor()"
+
+
+# --- torch tensors ----------------------------------------------------------------------------
+
+@st.composite
+def torch_expr(draw: Any, shape: list[int], dt: str) -> str:
+    """A contiguous torch tensor of ``shape`` / ``dt``, built one of several ways."""
+    tdt = TORCH_DT[dt]
+    ways = ["zeros", "ones", "empty", "sized"]
+    if dt in FLOAT_T:
+        ways += ["randn", "randn"]
+    if dt == "FP16":
+        ways.append("half")
+    if len(shape) == 2:
+        ways.append("t_contiguous")
+    ways.append("index")
+    way = draw(st.sampled_from(ways))
+    dims = ", ".join(map(str, shape))
+    if way == "randn":
+        return f"torch.randn({dims}, dtype={tdt})" if dt != "FP32" or draw(st.booleans()) else f"torch.randn({dims})"
+    if way == "half":
+        return f"torch.randn({dims}).half()"
+    if way == "sized":
+        return f"torch.zeros({list(shape)!r}, dtype={tdt})"
+    if way == "t_contiguous":
+        return f"torch.randn({shape[1]}, {shape[0]}, dtype={tdt}).t().contiguous()" if dt in FLOAT_T else \
+            f"torch.zeros({shape[1]}, {shape[0]}, dtype={tdt}).t().contiguous()"
+    if way == "index":
+        return f"torch.ones(2, {dims}, dtype={tdt})[1]"
+    return f"torch.{way}({dims}, dtype={tdt})"
+
+
+def _tensor_params(case: Case) -> list[tuple[str, Any, str]]:
+    return [p for p in case.params if p[1] is not None]
+
+
+@st.composite
+def _host_args(draw: Any, params: list[tuple[str, Any, str]], exprs: dict[str, str] | None = None,
+               keywords: tuple[str, ...] = ()) -> tuple[list[str], list[str], list[str]]:
+    """(statements binding tensors to names, positional arguments, keyword arguments)."""
+    lines: list[str] = []
+    args: list[str] = []
+    kw: list[str] = []
+    for p, shape, dt in params:
+        if shape is None:
+            args.append("2.0")
+            continue
+        e = (exprs or {}).get(p) or draw(torch_expr(shape, dt))
+        if draw(st.booleans()):
+            lines.append(f"{p} = {e}")
+            e = p
+        if p in keywords:
+            kw.append(f"{p}={e}")
+        else:
+            args.append(e)
+    return lines, args, kw
+
+
+# --- kind (a): runtime shapes -------------------------------------------------------------------
+
+SPEC_FAMILIES = {f: w for f, w in WEIGHTS.items() if f != "signature"}
+
+
+@st.composite
+def spec_case(draw: Any) -> HostCase:
+    fam = draw(st.sampled_from([f for f, w in SPEC_FAMILIES.items() for _ in range(w)]))
+    c = draw(FAMILIES[fam])
+    n = len(c.params)
+    forms = [draw(st.sampled_from(["empty", "empty", "bare", "static"])) if s is not None else "static"
+             for _, s, _ in c.params]
+    if all(f == "static" for f in forms):
+        forms[draw(st.integers(0, n - 1))] = "empty"
+    # no dtype written with a static shape means FP32; with runtime shapes the tensor's dtype is taken
+    h = HostCase(c.family, c.params, c.body, ann=c.ann, pre=c.pre, out_mismatch=c.out_mismatch,
+                 features=dict(c.features, host="spec"), kind="spec", forms=forms)
+    lines, args, _ = draw(_host_args(c.params))
+    h.host = lines + [f"{h.name}({', '.join(args)})"]
+    return h
+
+
+# --- kind (b): the boundary ------------------------------------------------------------------------
+
+# boundary kinds, in turn (generate_host cycles through them: every share has each kind)
+BOUNDARY = ["good", "shape", "rank", "dtype", "layout", "keyword", "few", "many", "non_tensor", "tensor_for_scalar",
+            "good", "shape", "dtype"]
+# the tensor's dtype for a wrong-dtype call, as large as the annotated one or larger (no overrun)
+WIDER = {"FP32": ["INT32"], "FP16": ["FP32", "BF16", "INT32"], "BF16": ["FP16", "FP32"], "INT32": ["FP32"],
+         "INT8": ["FP16", "INT32", "FP32"]}
+
+
+def _wider_shape(draw: Any, s: list[int]) -> list[int]:
+    out = list(s)
+    i = draw(st.integers(0, len(s) - 1))
+    out[i] = out[i] * 2
+    return out
+
+
+def _other_rank(draw: Any, s: list[int]) -> list[int]:
+    """Same element count, other rank."""
+    way = draw(st.sampled_from(["unsq", "flat", "split"]))
+    if way == "flat" and len(s) > 1:
+        return [math.prod(s)]
+    if way == "split" and s[-1] >= 4:
+        return s[:-1] + [2, s[-1] // 2]
+    return [1] + s
+
+
+@st.composite
+def boundary_case(draw: Any, kind: str) -> HostCase:
+    dt = draw(st.sampled_from(["FP32", "FP32", "FP16", "BF16", "INT32", "INT8"]))
+    a = [draw(st.sampled_from([1, 2, 4, 8, 16])), draw(st.sampled_from([8, 16, 32, 64]))]
+    if draw(st.integers(0, 3)) == 0:
+        a = [draw(st.sampled_from([2, 4]))] + a
+    two = draw(st.booleans())
+    scalar = kind == "tensor_for_scalar" or draw(st.booleans())
+    params: list[tuple[str, Any, str]] = [("x", a, dt)] + ([("y", a, dt)] if two else []) + [("out", a, dt)]
+    pre: list[str] = []
+    _, tile, _ = draw(vec_tile(a, pre, kind="full"))
+    two_x = "x + y" if two else "x + x"
+    rhs = f"({two_x}) * scale" if scalar else two_x
+    body = [("tile", tile or ""), ("write", f"out[:] = {rhs}")]
+    ann = draw(st.sampled_from(["call", "sub", "tuple"]))
+    sig = params + ([("scale", None, "float")] if scalar else [])
+    h = HostCase("boundary", sig, body, ann=ann, pre=pre, features={"host": kind, "tile": "full"},
+                 kind="boundary", forms=["static"] * len(sig))
+    tensors = [p for p in params]
+    victim = draw(st.sampled_from([p[0] for p in tensors]))
+    exprs: dict[str, str] = {}
+    keywords: set[str] = set()
+    call_params: list[tuple[str, Any, str]] = list(tensors)
+    vshape = dict((p[0], p[1]) for p in tensors)[victim]
+    if kind == "shape":
+        exprs[victim] = draw(torch_expr(_wider_shape(draw, vshape), dt))
+    elif kind == "rank":
+        exprs[victim] = draw(torch_expr(_other_rank(draw, vshape), dt))
+    elif kind == "dtype":
+        exprs[victim] = draw(torch_expr(vshape, draw(st.sampled_from(WIDER[dt]))))
+    elif kind == "layout":
+        tdt = TORCH_DT[dt]
+        if len(vshape) == 2 and draw(st.booleans()):
+            exprs[victim] = f"torch.zeros({vshape[1]}, {vshape[0]}, dtype={tdt}).t()"
+        else:
+            # explicit slices: the checker does not read an Ellipsis index (unknown layout: silent)
+            lead = ", ".join([":"] * (len(vshape) - 1) + ["::2"])
+            exprs[victim] = f"torch.zeros({', '.join(map(str, vshape[:-1] + [vshape[-1] * 2]))}, dtype={tdt})[{lead}]"
+    elif kind == "keyword":
+        keywords.add(tensors[-1][0])
+    elif kind == "few":
+        call_params = tensors[:-1]
+    elif kind == "non_tensor":
+        call_params = [(p if p[0] != victim else (p[0], None, "float")) for p in tensors]
+    if scalar:
+        call_params.append(("scale", None, "float"))
+    lines, args, kw = draw(_host_args(call_params, exprs, tuple(keywords)))
+    if kind == "many":
+        args.append("3.0")
+    elif kind == "tensor_for_scalar":
+        args[-1] = f"torch.ones({a[-1]})"
+    elif scalar and (kind == "keyword" or draw(st.booleans())):
+        args.pop()
+        kw.append("scale=2.0")
+    call = f"{h.name}({', '.join(args + kw)})"
+    h.host = lines + [call]
+    return h
+
+
+def _collect(strategy: Any, n: int, seed: int, seen: set[str]) -> list[HostCase]:
+    """n distinct cases of one strategy, deterministic for a given seed (no database)."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hseed
+
+    out: list[HostCase] = []
+
+    @hseed(seed)
+    @settings(max_examples=n * 4 + 20, database=None, phases=[Phase.generate], deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def collect(c: HostCase) -> None:
+        if len(out) >= n:
+            return
+        key = c.render()
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+
+    collect()
+    return out
+
+
+def generate_host(n: int, seed: int = 0) -> list[HostCase]:
+    """n distinct host cases, deterministic for a given seed: spec and boundary cases alternate,
+    the boundary kinds in turn (every share has each kind)."""
+    seen: set[str] = set()
+    n_b = n // 2
+    per_kind = {k: sum(1 for i in range(n_b) if BOUNDARY[i % len(BOUNDARY)] == k) for k in BOUNDARY}
+    pools = {k: _collect(boundary_case(k), c, seed * 100 + j, seen) for j, (k, c) in enumerate(per_kind.items())}
+    spec = _collect(spec_case(), n - n_b, seed * 100 + 99, seen)
+    out: list[HostCase] = []
+    for i in range(n):
+        pool = spec if i % 2 == 0 else pools[BOUNDARY[(i // 2) % len(BOUNDARY)]]
+        if pool:
+            out.append(pool.pop(0))
+    for i, c in enumerate(out):
+        c.features["index"] = i
+    return out
