@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
+from types import EllipsisType
 from typing import Final
 
 from ..knowledge.arith import fold
@@ -111,9 +112,11 @@ class ExpressionEvaluator:
     def _subscript(self, node: ast.Subscript, env: Env) -> Value:
         base = self._expr(node.value, env)
         raw = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        items: list[Value | slice] = []
+        items: list[Value | slice | EllipsisType] = []
         for item in raw:
-            if isinstance(item, ast.Slice):
+            if isinstance(item, ast.Constant) and item.value is Ellipsis:
+                items.append(...)  # ``t[..., ::2]``: torch_ops.index spreads it
+            elif isinstance(item, ast.Slice):
                 parts = [None if p is None else self._expr(p, env) for p in (item.lower, item.upper, item.step)]
                 if any(p is UNKNOWN for p in parts):
                     return UNKNOWN if not isinstance(base, HostTensor) else HostTensor(None, base.dtype, None, "")
@@ -126,7 +129,7 @@ class ExpressionEvaluator:
             if any(i is UNKNOWN or i is None for i in items):
                 return HostTensor(None, base.dtype, None, ast.unparse(node))
             return torch_ops.index(base, items, ast.unparse(node))
-        if isinstance(base, tuple) and len(items) == 1:
+        if isinstance(base, tuple) and len(items) == 1 and items[0] is not ...:
             key = items[0]
             if type(key) is int and -len(base) <= key < len(base):
                 return base[key]

@@ -6,6 +6,8 @@ calls torch itself would reject).
 
 from __future__ import annotations
 
+from types import EllipsisType
+
 from collections.abc import Sequence
 
 from .values import (
@@ -299,9 +301,19 @@ def _expand(t: HostTensor, args: Sequence[Value], text: str) -> Value:
     return HostTensor(tuple(shape), t.dtype, tuple(strides), text)
 
 
-def index(t: HostTensor, items: Sequence[Value | slice], text: str) -> Value:
-    """``t[i]``, ``t[a:b, ::2]``: ints drop a dim, slices keep it (strides scaled by the step)."""
-    if t.shape is None or t.strides is None or len(items) > len(t.shape):
+def index(t: HostTensor, items: Sequence[Value | slice | EllipsisType], text: str) -> Value:
+    """``t[i]``, ``t[a:b, ::2]``, ``t[..., ::2]``: ints drop a dim, slices keep it (strides scaled
+    by the step), one ``...`` stands for the dims the other items leave."""
+    if t.shape is None or t.strides is None:
+        return HostTensor(None, t.dtype, None, text)
+    spread = [i for i, item in enumerate(items) if item is ...]
+    if len(spread) > 1:
+        return HostTensor(None, t.dtype, None, text)
+    if spread:
+        at = spread[0]
+        fill: list[Value | slice | EllipsisType] = [slice(None)] * (len(t.shape) - len(items) + 1)
+        items = [*items[:at], *fill, *items[at + 1:]]
+    if len(items) > len(t.shape):
         return HostTensor(None, t.dtype, None, text)
     shape: list[int] = []
     strides: list[int] = []

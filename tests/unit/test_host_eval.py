@@ -255,3 +255,12 @@ def test_list_changes_the_evaluator_follows() -> None:
         k(torch.empty(shape), torch.empty(grow), torch.empty(cut), a)
     """) == [((2, 1), "torch.float32", True), ((2, 4, 8), "torch.float32", True),
              ((4, 6, 7), "torch.float32", True), ((2, 3), "torch.float32", True)]
+
+
+def test_an_ellipsis_index_stands_for_the_dims_left() -> None:
+    assert _args("""
+        import torch
+        x = torch.zeros(4, 128)
+        k(x[..., ::2], x[..., :64], x[1, ...], x[...])
+    """) == [((4, 64), "torch.float32", False), ((4, 64), "torch.float32", False),
+             ((128,), "torch.float32", True), ((4, 128), "torch.float32", True)]

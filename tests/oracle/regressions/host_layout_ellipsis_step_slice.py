@@ -1,6 +1,5 @@
 # oracle: RuntimeError "not all tensors are contiguous" at the call (a step slice through an Ellipsis index; probe of 2026-12-01)
-# checker: known gap: the host evaluator does not read an Ellipsis index (the tensor's layout stays unknown: silent)
-# expect: pypto-call-layout 15
+# expect: pypto-call-layout 14
 import pypto
 import torch
 
