@@ -87,7 +87,7 @@ def test_github_output(tmp_path: Path) -> None:
         "b_trans=False); as a ones-vector reduction over the last axis of the input, mat2 must be [64, 1]"
         "%0Abuild the ones vector with 64 rows: pypto.full([64, 1], 1.0, pypto.DT_FP32)"
     ) in lines
-    assert len(lines) == 6
+    assert len(lines) == 9
 
 
 def _validate_sarif(sarif: dict[str, object]) -> None:
@@ -111,7 +111,7 @@ def test_sarif_output_validates_against_the_schema(tmp_path: Path) -> None:
     results = run["results"]
     assert sorted(r["ruleId"] for r in results) == sorted([
         "pypto-transpose", "pypto-matmul-k", "pypto-use-after-move", "pypto-no-method", "pypto-matmul-k",
-        "pypto-reduce-align",
+        "pypto-reduce-align", "pypto-dtype-mismatch", "pypto-broadcast", "pypto-call-layout",
     ])
     for r in results:
         assert rules[r["ruleIndex"]]["id"] == r["ruleId"]

@@ -10,9 +10,10 @@ from . import parser as parser
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-class _JitKernel(builtins.function):
+class _JitKernel(builtins.function):  # type: ignore[misc]  # `function` is final in typeshed
     # Stub-only: the function type of a ``@jit`` kernel after the decorator (the mypy plugin
     # marks kernels with it, so their calls are known as kernel calls, also from mypy's cache).
+    # It has function's members; subclassing the final class is deliberate and stub-only.
     ...
 
 class _JitDecorator(Protocol):
