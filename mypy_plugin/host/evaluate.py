@@ -22,10 +22,9 @@ from .ast_facts import bound_names as _bound_names
 from .ast_facts import calls as _calls
 from .ast_facts import factory_kernel, names_jit
 from .ast_facts import stored_names as _stored_names
-from .expressions import Env, ExpressionEvaluator
+from .expressions import MAX_ITEMS, Env, ExpressionEvaluator
 from .values import FLOAT32, UNKNOWN, Defined, DType, HostTensor, KernelRef, Value
 
-_MAX_ITEMS: Final = 16  # loop items walked one by one
 _MAX_STATEMENTS: Final = 100_000  # statements walked per module (constant loops multiply them)
 
 
@@ -237,7 +236,7 @@ class HostEvaluator(ExpressionEvaluator):
     def _loop(self, stmt: ast.For | ast.AsyncFor, scope: _Scope) -> None:
         self._calls_in(stmt.iter, scope)
         items = self._expr(stmt.iter, scope.env)
-        if isinstance(items, tuple) and 0 < len(items) <= _MAX_ITEMS:
+        if isinstance(items, tuple) and 0 < len(items) <= MAX_ITEMS:
             before = dict(scope.env)
             for item in items:
                 run = _Scope(dict(before), scope.via, scope.depth)

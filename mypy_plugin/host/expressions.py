@@ -12,7 +12,7 @@ from ..knowledge.arith import fold
 from . import torch_ops
 from .values import DTYPES, UNKNOWN, DType, HostTensor, PyptoDType, Value, fresh
 
-_MAX_ITEMS: Final = 16  # ranges walked item by item
+MAX_ITEMS: Final = 16  # sequences walked item by item (ranges here, loops in evaluate)
 _AST_OPS: Final = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
 
 Env = dict[str, Value]
@@ -178,5 +178,5 @@ def _builtin(name: str, args: Sequence[Value]) -> Value:
     if name == "range" and all(type(a) is int for a in args) and 1 <= len(args) <= 3:
         bounds = [a for a in args if type(a) is int]
         values = range(*bounds)
-        return tuple(values) if len(values) <= _MAX_ITEMS else UNKNOWN
+        return tuple(values) if len(values) <= MAX_ITEMS else UNKNOWN
     return UNKNOWN

@@ -48,6 +48,12 @@ def _flatten(target: ast.expr) -> Iterator[ast.expr]:
         yield target
 
 
+def _changed_by_targets(stmt: ast.stmt) -> set[str]:
+    """``x[0] = v``, ``x.a = v``, ``del x[0]``: the roots of subscript and attribute targets."""
+    roots = (_root(t) for t in _store_targets(stmt) if isinstance(t, (ast.Subscript, ast.Attribute)))
+    return {r for r in roots if r is not None}
+
+
 def _mutating_call(call: ast.Call) -> str | None:
     func = call.func
     if not isinstance(func, ast.Attribute):
@@ -61,12 +67,7 @@ def _mutating_call(call: ast.Call) -> str | None:
 def mutated(stmt: ast.stmt, calls: Iterable[ast.Call]) -> set[str]:
     """Names whose objects this simple statement changes in place (a rebinding is not a change:
     ``x = ...`` binds a new object); ``calls``: the calls in the statement."""
-    names: set[str] = set()
-    for target in _store_targets(stmt):
-        if isinstance(target, (ast.Subscript, ast.Attribute)):
-            root = _root(target)
-            if root is not None:
-                names.add(root)
+    names = _changed_by_targets(stmt)
     for call in calls:
         root = _mutating_call(call)
         if root is not None:
@@ -133,8 +134,7 @@ def mutated_from_functions(tree: ast.Module) -> set[str]:
                 if root is not None:
                     changed.add(root)
             elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
-                changed.update(r for t in _store_targets(node) if isinstance(t, (ast.Subscript, ast.Attribute))
-                               for r in [_root(t)] if r is not None)
+                changed |= _changed_by_targets(node)
         for child in ast.iter_child_nodes(node):
             visit(child)
         if is_func:
