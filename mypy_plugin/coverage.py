@@ -21,7 +21,9 @@ class Kernel:
     path: str
     line: int
     name: str
-    unknown: list[str]  # "x: shape from the runtime tensor", ... ([] = declared)
+    # "x: shape from the runtime tensor", ... ([] = declared; None: its definition was not
+    # checked in this run, only calls of it: not listed)
+    unknown: list[str] | None = None
     # (line, helper calls, tensors) of each call the kernel was checked with: a constant loop at
     # one line checks it once per tensor set.
     call_sites: set[tuple[object, ...]] = field(default_factory=set)
@@ -40,7 +42,7 @@ class Collector:
     def kernel(self, path: str, line: int, name: str) -> Kernel:
         k = self.kernels.get((path, line, name))
         if k is None:
-            k = self.kernels[(path, line, name)] = Kernel(path, line, name, [])
+            k = self.kernels[(path, line, name)] = Kernel(path, line, name)
         return k
 
 

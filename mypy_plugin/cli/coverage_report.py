@@ -42,6 +42,8 @@ def _why_no_sites(k: Kernel) -> str:
 def entries(collector: Collector) -> list[Entry]:
     out = []
     for k in sorted(collector.kernels.values(), key=lambda k: (k.path, k.line, k.name)):
+        if k.unknown is None:
+            continue  # defined outside the checked files
         if not k.unknown:
             out.append(Entry(k.key, "declared", len(k.call_sites), ""))
         elif k.call_sites:
