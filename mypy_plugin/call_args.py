@@ -48,7 +48,7 @@ def int_of_type(t: Type | None) -> int | None:
 
 
 def int_of_expr(e: Expression | None, depth: int = 0) -> int | None:
-    """Int literals, Final constants, and + - * // % on them (``COLS // 2``)."""
+    """Int literals, Final and module constants, and + - * // % on them (``COLS // 2``)."""
     if e is None or depth > 16:
         return None
     if isinstance(e, IntExpr):
@@ -60,6 +60,9 @@ def int_of_expr(e: Expression | None, depth: int = 0) -> int | None:
         final = e.node.final_value
         if isinstance(final, int) and not isinstance(final, bool):
             return final
+        known = int_of_type(e.node.type)  # a rewritten module constant (rewrite_markers.py)
+        if known is not None:
+            return known
     if isinstance(e, OpExpr):
         a, b = int_of_expr(e.left, depth + 1), int_of_expr(e.right, depth + 1)
         return None if a is None or b is None else fold(e.op, a, b)

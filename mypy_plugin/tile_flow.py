@@ -109,9 +109,13 @@ class _Flow(ProgramOrder[TileState]):
         if isinstance(e, UnaryExpr) and e.op == "-" and isinstance(e.expr, IntExpr):
             return -e.expr.value
         if isinstance(e, RefExpr) and isinstance(e.node, Var):
-            # Final constants (the source rewrite declares UPPER_CASE int constants Final).
+            # Final constants, and module constants whose declared type holds their value (the
+            # source rewrite's ``ROWS: _PyptoStubsConst[8] = 8``, rewrite_markers.py).
             v = self.run.read(e.node, "final_value")
-            return v if type(v) is int else None
+            if type(v) is int:
+                return v
+            declared = self.run.read(e.node, "type")
+            return int_of_type(declared) if isinstance(declared, Type) else None
         if isinstance(e, OpExpr):
             a, b = self._int(e.left), self._int(e.right)
             return None if a is None or b is None else fold(e.op, a, b)
@@ -120,12 +124,15 @@ class _Flow(ProgramOrder[TileState]):
     def _ints(self, e: Expression) -> tuple[int | None, ...] | None:
         if isinstance(e, (ListExpr, TupleExpr)):
             return tuple(self._int(i) for i in e.items)
-        if isinstance(e, RefExpr) and isinstance(e.node, Var) and e.node.is_final:
-            # ``VEC: Final = (8, 4)`` has the type tuple[Literal[8]?, Literal[4]?].
+        if isinstance(e, RefExpr) and isinstance(e.node, Var):
+            # ``VEC: Final = (8, 4)`` and the rewrite's ``VEC: _PyptoStubsConstTuple[8, 4] = (8, 4)``
+            # have the type tuple[Literal[8]?, Literal[4]?].
             declared = self.run.read(e.node, "type")
             t = get_proper_type(declared) if isinstance(declared, Type) else None
             if isinstance(t, TupleType):
-                return tuple(int_of_type(i) for i in t.items)
+                ints = tuple(int_of_type(i) for i in t.items)
+                if e.node.is_final or None not in ints:
+                    return ints
         return None
 
     def _vec(self, call: CallExpr) -> TileState | None:
