@@ -74,7 +74,7 @@ def module(draw: st.DrawFn) -> str:
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(source=module())
 def test_mypy_never_crashes(tmp_path: Path, source: str) -> None:
     path = tmp_path / "kernel.py"
