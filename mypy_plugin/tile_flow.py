@@ -43,7 +43,7 @@ from mypy.nodes import (
 from mypy.types import TupleType, Type, get_proper_type
 
 from . import kernel_copies
-from .call_args import int_of_type
+from .folding import int_of_type
 from .knowledge.arith import fold
 from .program_order import ProgramOrder
 from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
