@@ -1,4 +1,4 @@
-"""An index expression (``t[i * 8:i * 8 + 8, 0]``) read as the keys :func:`knowledge.shapes.index` takes."""
+"""An index expression (``t[i * 8:i * 8 + 8, 0]``) read as the keys :func:`knowledge.indexing.index` takes."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from mypy.nodes import EllipsisExpr, Expression, NameExpr, OpExpr, SliceExpr
 from mypy.types import AnyType, Instance, LiteralType, Type, get_proper_type
 
 from .folding import int_of_expr
-from .knowledge.shapes import INT_KEY, MAYBE_INT_KEY, Span
+from .knowledge.indexing import INT_KEY, MAYBE_INT_KEY, Span
 from .tensor_types import DIM
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import shapes
+from . import indexing, shapes
 from .dtypes import FP32, INT32
 from .shapes import Shape, normalize_axis
 from .values import ANY, SCALAR, Args, Result, Rule, TensorVal
@@ -416,12 +416,12 @@ def getitem(a: Args) -> Result:
     if x is None:
         return None
     keys = a.index_keys()
-    if keys and all(shapes.is_int_key(k) or k is shapes.MAYBE_INT_KEY for k in keys):
-        if x.shape is None or any(k is shapes.MAYBE_INT_KEY for k in keys):
+    if keys and all(indexing.is_int_key(k) or k is indexing.MAYBE_INT_KEY for k in keys):
+        if x.shape is None or any(k is indexing.MAYBE_INT_KEY for k in keys):
             return ANY  # maybe one element, maybe a sub-tensor
         if len(keys) == len(x.shape):
             return SCALAR  # an all-int index reads one element: a SymbolicScalar (INT32 tensors)
-    return TensorVal(shapes.index(x.shape, keys), x.dtype)
+    return TensorVal(indexing.index(x.shape, keys), x.dtype)
 
 
 # --- which axes a reduction reduces (for the tile checks) ------------------------------
