@@ -13,7 +13,6 @@ recognized by their spelling through the module's own imports of ``pypto``.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Final
 
 from mypy.nodes import (
     Block,
@@ -31,7 +30,8 @@ from mypy.nodes import (
 )
 from mypy.types import AnyType, CallableType, NoneType, TypeOfAny
 
-_JIT: Final = "pypto.frontend.jit"
+from .kernels import JIT
+
 
 
 def _aliases(tree: MypyFile) -> dict[str, str]:
@@ -85,7 +85,7 @@ def imply_none_return(tree: MypyFile) -> None:
     if not aliases:
         return
     for dec in _decorators(tree.defs):
-        if not any(_spelled(d, aliases) == _JIT for d in dec.decorators):
+        if not any(_spelled(d, aliases) == JIT for d in dec.decorators):
             continue
         func = dec.func
         t = func.type

@@ -20,7 +20,8 @@ from typing import Final
 from . import mutation
 from .ast_facts import bound_names as _bound_names
 from .ast_facts import calls as _calls
-from .ast_facts import factory_kernel, names_jit
+from ..kernels import names_jit
+from .ast_facts import factory_kernel
 from .ast_facts import stored_names as _stored_names
 from .expressions import MAX_ITEMS, Env, ExpressionEvaluator
 from .values import FLOAT32, UNKNOWN, Defined, DType, HostTensor, KernelRef, Value

@@ -8,8 +8,6 @@ which rule, and every other fact about an op, is in its row in :mod:`.ops`.
 
 from __future__ import annotations
 
-from typing import Final
-
 from . import indexing, shapes
 from .dtypes import FP32, INT32
 from .shapes import Shape
