@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mypy.nodes import Expression, IntExpr, MemberExpr, NameExpr, OpExpr, UnaryExpr, Var
 from mypy.types import Instance, LiteralType, Type, get_proper_type
 
@@ -17,21 +19,27 @@ def int_of_type(t: Type | None) -> int | None:
     return None
 
 
-def int_of_expr(e: Expression | None, depth: int = 0) -> int | None:
-    """Int literals, Final constants, and + - * // % on them (``COLS // 2``)."""
+# How a node's attribute is read: ``getattr``, or a reader that records what a cached result
+# depends on (the tile pass: a constant's ``final_value`` changes in the daemon).
+Read = Callable[[object, str], object]
+
+
+def int_of_expr(e: Expression | None, read: Read = getattr, depth: int = 0) -> int | None:
+    """Int literals, Final constants, and + - * // % and unary minus on them (``-(COLS // 2)``)."""
     if e is None or depth > 16:
         return None
     if isinstance(e, IntExpr):
         return e.value
     if isinstance(e, UnaryExpr) and e.op == "-":
-        inner = int_of_expr(e.expr, depth + 1)
+        inner = int_of_expr(e.expr, read, depth + 1)
         return None if inner is None else -inner
     if isinstance(e, (NameExpr, MemberExpr)) and isinstance(e.node, Var):
-        final = e.node.final_value
+        # Final constants (the source rewrite declares UPPER_CASE int constants Final).
+        final = read(e.node, "final_value")
         if isinstance(final, int) and not isinstance(final, bool):
             return final
     if isinstance(e, OpExpr):
-        a, b = int_of_expr(e.left, depth + 1), int_of_expr(e.right, depth + 1)
+        a, b = int_of_expr(e.left, read, depth + 1), int_of_expr(e.right, read, depth + 1)
         return None if a is None or b is None else fold(e.op, a, b)
     return None
 

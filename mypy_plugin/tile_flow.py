@@ -19,7 +19,6 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncDef,
-    IntExpr,
     ListExpr,
     MemberExpr,
     MypyFile,
@@ -30,15 +29,13 @@ from mypy.nodes import (
     RefExpr,
     Statement,
     TupleExpr,
-    UnaryExpr,
     Var,
 )
 
 from mypy.types import TupleType, Type, get_proper_type
 
-from .folding import int_of_type
+from .folding import int_of_expr, int_of_type
 from .kernels import is_kernel
-from .knowledge.arith import fold
 from .program_order import ProgramOrder
 from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
 
@@ -96,18 +93,7 @@ class _Flow(ProgramOrder[TileState]):
 
     # --- values -------------------------------------------------------------------
     def _int(self, e: Expression) -> int | None:
-        if isinstance(e, IntExpr):
-            return e.value
-        if isinstance(e, UnaryExpr) and e.op == "-" and isinstance(e.expr, IntExpr):
-            return -e.expr.value
-        if isinstance(e, RefExpr) and isinstance(e.node, Var):
-            # Final constants (the source rewrite declares UPPER_CASE int constants Final).
-            v = self.run.read(e.node, "final_value")
-            return v if type(v) is int else None
-        if isinstance(e, OpExpr):
-            a, b = self._int(e.left), self._int(e.right)
-            return None if a is None or b is None else fold(e.op, a, b)
-        return None
+        return int_of_expr(e, self.run.read)  # read through the pass: what the cache depends on
 
     def _ints(self, e: Expression) -> tuple[int | None, ...] | None:
         if isinstance(e, (ListExpr, TupleExpr)):
