@@ -12,25 +12,10 @@ recognized by their spelling through the module's own imports of ``pypto``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from mypy.nodes import (
-    Block,
-    CallExpr,
-    ClassDef,
-    Decorator,
-    Expression,
-    FuncDef,
-    Import,
-    ImportFrom,
-    MemberExpr,
-    MypyFile,
-    NameExpr,
-    Statement,
-)
+from mypy.nodes import CallExpr, Expression, Import, ImportFrom, MemberExpr, MypyFile, NameExpr
 from mypy.types import AnyType, CallableType, NoneType, TypeOfAny
 
-from .kernels import JIT
+from .kernels import JIT, decorators
 
 
 
@@ -61,30 +46,13 @@ def _spelled(e: Expression, aliases: dict[str, str]) -> str | None:
     return ".".join([aliases[e.name], *reversed(parts)])
 
 
-def _decorators(stmts: list[Statement]) -> Iterator[Decorator]:
-    for s in stmts:
-        if isinstance(s, Decorator):
-            yield s
-            yield from _decorators(s.func.body.body)
-        elif isinstance(s, FuncDef):
-            yield from _decorators(s.body.body)
-        elif isinstance(s, ClassDef):
-            yield from _decorators(s.defs.body)
-        else:
-            for attr in ("body", "else_body", "finally_body", "handlers"):
-                v = getattr(s, attr, None)
-                for b in v if isinstance(v, list) else [v]:
-                    if isinstance(b, Block):
-                        yield from _decorators(b.body)
-
-
 def imply_none_return(tree: MypyFile) -> None:
     if tree.is_stub:
         return
     aliases = _aliases(tree)
     if not aliases:
         return
-    for dec in _decorators(tree.defs):
+    for dec in decorators(tree.defs):
         if not any(_spelled(d, aliases) == JIT for d in dec.decorators):
             continue
         func = dec.func

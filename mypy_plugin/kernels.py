@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Final
 
-from mypy.nodes import Block, CallExpr, Decorator, ForStmt, FuncDef, IfStmt, MypyFile, RefExpr, TryStmt, WhileStmt, WithStmt
+from mypy.nodes import Block, CallExpr, ClassDef, Decorator, FuncDef, MypyFile, RefExpr, Statement
 from mypy.types import CallableType, get_proper_type
 
 from . import kernel_copies
@@ -40,24 +40,34 @@ def is_kernel(module: MypyFile, func: FuncDef) -> bool:
     sym = module.names.get(func.name)
     if sym is not None and isinstance(sym.node, Decorator) and sym.node.func is func:
         return decorated_with(sym.node, KERNEL_DECORATORS)
-    for node in _decorators(module):
+    for node in decorators(module.defs):
         if node.func is func:
             return decorated_with(node, KERNEL_DECORATORS)
     return False
 
 
-def _decorators(node: object, depth: int = 0) -> Iterable[Decorator]:
-    if depth > 50:
-        return
-    for attr in ("defs", "body", "else_body", "func"):
-        v = getattr(node, attr, None)
-        items = v if isinstance(v, list) else [v] if v is not None else []
-        for i in items:
-            if isinstance(i, Decorator):
-                yield i
-                yield from _decorators(i.func, depth + 1)
-            elif isinstance(i, (Block, FuncDef, IfStmt, ForStmt, WhileStmt, WithStmt, TryStmt)):
-                yield from _decorators(i, depth + 1)
+def decorators(stmts: list[Statement]) -> Iterator[Decorator]:
+    """Every decorated function in ``stmts`` at any nesting (in functions, classes and every block
+    of a compound statement: the frontend compiles a kernel wherever it is defined), in source
+    order. A stack, not recursion: no nesting depth can exhaust Python's."""
+    stack = list(reversed(stmts))
+    while stack:
+        s = stack.pop()
+        inner: list[Statement] = []
+        if isinstance(s, Decorator):
+            yield s
+            inner = s.func.body.body
+        elif isinstance(s, FuncDef):
+            inner = s.body.body
+        elif isinstance(s, ClassDef):
+            inner = s.defs.body
+        else:
+            for attr in ("body", "else_body", "finally_body", "handlers"):
+                v = getattr(s, attr, None)
+                for b in v if isinstance(v, list) else [v]:
+                    if isinstance(b, Block):
+                        inner.extend(b.body)
+        stack.extend(reversed(inner))
 
 
 def jit_kernel(node: object) -> Decorator | None:

@@ -59,7 +59,7 @@ def _ratio(tmp_path: Path, make: Callable[[int], str], n: int, counter: list[int
 
 def test_many_kernels_do_not_rescan_the_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Each kernel's tile pass asks whether its function is a kernel: never a scan of the module.
-    counter = _count(monkeypatch, kernels, "_decorators")
+    counter = _count(monkeypatch, kernels, "decorators")
     assert _work(tmp_path, scaling.many_kernels(200), counter) == 0
 
 
