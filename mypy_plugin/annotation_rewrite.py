@@ -10,7 +10,11 @@ from .rewrite_guard import ALIAS_PREFIX
 from .source_text import EditError, SourceText
 
 EXPR_PREFIX: Final = "="  # marks a dim kept as source text (never a valid type string)
-FINAL_ALIAS: Final = ALIAS_PREFIX + "Final"
+# ``ROWS: _PyptoStubsConst[8] = 8``: a module constant typed as an int that knows its value
+# (not Final: other modules may still assign it; see rewrite_markers.py).
+CONST_ALIAS: Final = ALIAS_PREFIX + "Const"
+CONST_TUPLE_ALIAS: Final = ALIAS_PREFIX + "ConstTuple"
+CONST_MARKER: Final = "ForwardRef"  # the typing name both aliases import (rewrite_markers.py says why)
 ANY_ALIAS: Final = ALIAS_PREFIX + "Any"  # also "a dtype we cannot see" inside a tensor annotation
 _TENSOR_NAMES: Final = frozenset({"Tensor", "tensor"})
 _POSITIONAL_KEYWORDS: Final = frozenset({"shape", "dtype", "format"})
@@ -67,6 +71,10 @@ class AnnotationRewriter:
 
     def _alias(self, name: str) -> ast.expr | None:
         return None if name in self.params else self.consts.alias(name)
+
+    def need_marker(self, alias: str) -> None:
+        """A name typed by ``rewrite_markers.py`` (all import the same typing class)."""
+        self._need(CONST_MARKER, alias)
 
     def _need(self, name: str, alias: str) -> None:
         entry = f"{name} as {alias}"
@@ -213,11 +221,18 @@ class AnnotationRewriter:
             self._unknown_item(node)
 
     # --- module constants and the helper import ---------------------------------------
-    def finalize_constants(self) -> None:
+    def annotate_constants(self) -> None:
+        """``ROWS = 8`` -> ``ROWS: _PyptoStubsConst[8] = 8``, ``VEC = (8, 4)`` ->
+        ``VEC: _PyptoStubsConstTuple[8, 4] = (8, 4)``: the folded value becomes the declared type."""
         for stmt in self.consts.final_candidates():
-            if isinstance(stmt, ast.Assign):
-                self.src.insert(self.src.end(stmt.targets[0]), f": {FINAL_ALIAS}")
-                self._need("Final", FINAL_ALIAS)
+            value = stmt.value
+            items = value.elts if isinstance(value, ast.Tuple) else [value]
+            ints = [self.consts.int_value(item) for item in items]
+            if not ints or any(v is None for v in ints):
+                continue
+            alias = CONST_TUPLE_ALIAS if isinstance(value, ast.Tuple) else CONST_ALIAS
+            self.src.insert(self.src.end(stmt.targets[0]), f": {alias}[{', '.join(map(str, ints))}]")
+            self._need(CONST_MARKER, alias)
 
     def add_imports(self, tree: ast.Module) -> None:
         """``; from typing import ...`` after a simple module-level statement: no line moves."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Final
 
-from mypy.nodes import SymbolTableNode, TypeInfo, Var
+from mypy.nodes import MypyFile, SymbolTableNode, TypeInfo, Var
 from mypy.plugin import AnalyzeTypeContext
 from mypy.server.trigger import make_trigger
 from mypy.types import (
@@ -26,6 +26,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .rewrite_markers import assigned_at_top_level
 from .debug import degrade
 from .knowledge.arith import int_of_ast
 from .knowledge.dtypes import DTYPES, FP32
@@ -67,6 +68,14 @@ class _Resolver:
         if add is not None:
             add(make_trigger(fullname))
 
+    def rebound_here(self, var: Var) -> bool:
+        """``from dims import *`` then ``ROWS = 16``: mypy binds this module's ``ROWS`` to dims'
+        variable, whose value is not this module's. (TypeAnalyser internals; skip if they move.)"""
+        module = getattr(getattr(self.ctx.api, "api", None), "cur_mod_node", None)
+        return isinstance(module, MypyFile) and var.fullname != f"{module.fullname}.{var.name}" and (
+            var.name in assigned_at_top_level(module)
+        )
+
     def dim(self, t: Type) -> Dim:
         if isinstance(t, RawExpressionType):
             v = t.literal_value
@@ -88,6 +97,8 @@ class _Resolver:
             return None
         if isinstance(node, Var):
             self.depend_on(node.fullname)
+            if self.rebound_here(node):
+                return name
             if isinstance(node.final_value, int) and not isinstance(node.final_value, bool):
                 return node.final_value
             declared = get_proper_type(node.type) if node.type is not None else None
@@ -95,6 +106,10 @@ class _Resolver:
                 return None
             if isinstance(declared, LiteralType) and type(declared.value) is int:
                 return declared.value
+            if isinstance(declared, Instance) and declared.last_known_value is not None:
+                known = declared.last_known_value.value  # a rewritten module constant (rewrite_markers.py)
+                if type(known) is int:
+                    return known
             # A closure variable, factory parameter or dynamic symbol: unknown but named.
             return name
         return None

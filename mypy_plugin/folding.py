@@ -25,7 +25,7 @@ Read = Callable[[object, str], object]
 
 
 def int_of_expr(e: Expression | None, read: Read = getattr, depth: int = 0) -> int | None:
-    """Int literals, Final constants, and + - * // % and unary minus on them (``-(COLS // 2)``)."""
+    """Int literals, Final and module constants, and + - * // % and unary minus on them (``-(COLS // 2)``)."""
     if e is None or depth > 16:
         return None
     if isinstance(e, IntExpr):
@@ -34,10 +34,15 @@ def int_of_expr(e: Expression | None, read: Read = getattr, depth: int = 0) -> i
         inner = int_of_expr(e.expr, read, depth + 1)
         return None if inner is None else -inner
     if isinstance(e, (NameExpr, MemberExpr)) and isinstance(e.node, Var):
-        # Final constants (the source rewrite declares UPPER_CASE int constants Final).
+        # Final constants, and module constants whose declared type holds their value (the
+        # source rewrite's ``ROWS: _PyptoStubsConst[8] = 8``, rewrite_markers.py).
         final = read(e.node, "final_value")
         if isinstance(final, int) and not isinstance(final, bool):
             return final
+        declared = read(e.node, "type")
+        known = int_of_type(declared) if isinstance(declared, Type) else None
+        if known is not None:
+            return known
     if isinstance(e, OpExpr):
         a, b = int_of_expr(e.left, read, depth + 1), int_of_expr(e.right, read, depth + 1)
         return None if a is None or b is None else fold(e.op, a, b)

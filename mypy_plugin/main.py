@@ -21,8 +21,9 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, Type, TypeOfAny
 
-from . import call_sites, config, helper_calls, hooks, implicit_return, kernels, module_options, native_parse
+from . import call_sites, config, helper_calls, hooks, kernels, module_options, native_parse
 from .annotations import analyze_tensor
+from .rewrite_markers import MARKER_FULLNAME, analyze_marker
 from .debug import degrade
 from .knowledge.members import NO_METHODS
 from .source_rewrite import transform_source
@@ -49,6 +50,14 @@ _NEVER_KERNELS: Final = ("builtins.", "typing.", "pypto.", "torch.", "numpy.", "
 
 def _any_type(ctx: AnalyzeTypeContext) -> Type:
     return AnyType(TypeOfAny.special_form)
+
+
+def _analyze_marker(ctx: AnalyzeTypeContext) -> Type:
+    try:
+        return analyze_marker(ctx)
+    except Exception as err:  # never crash mypy (and a fallback that cannot raise)
+        degrade(err)
+        return AnyType(TypeOfAny.from_error)
 
 
 class PyptoPlugin(Plugin):
@@ -81,13 +90,6 @@ class PyptoPlugin(Plugin):
         module_options.prepare(options)
         self.module_options = module_options.ModuleOptions(options, self.config.allows_rebinding)
 
-    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
-        # The one hook between parsing and semantic analysis: kernels return None (--strict).
-        try:
-            implicit_return.imply_none_return(file)
-        except Exception as err:  # never crash mypy
-            degrade(err)
-        return []
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         # The plugin's own code is part of the answer: a new version rechecks everything.
@@ -96,6 +98,8 @@ class PyptoPlugin(Plugin):
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         if fullname in (TENSOR, "pypto.tensor"):  # `tensor` is the runtime alias
             return self._analyze_tensor
+        if fullname == MARKER_FULLNAME:  # names the source rewrite writes (rewrite_markers.py)
+            return _analyze_marker
         if fullname.startswith("pypto.DT_"):
             # ``dim: pypto.DT_INT8``: a dtype value as a (scalar) parameter's annotation, as real
             # kernels write it; not a type, but not our business either.

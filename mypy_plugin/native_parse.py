@@ -72,6 +72,12 @@ def _original_bytes(fnam: str, source: object) -> bytes | None:
     return source if isinstance(source, bytes) else None
 
 
+# mypy parses files in threads; CPython's ast module keeps one recursion counter per interpreter,
+# so two threads building trees at once can corrupt it ("SystemError: AST constructor recursion
+# depth mismatch", CPython issue 106905, seen here on 3.11): one rewrite at a time.
+_REWRITE_LOCK: Final = threading.Lock()
+
+
 def _make_wrapper(original: Callable[..., Any]) -> Callable[..., Any]:
     def parse(fnam: str, source: object = None, *args: Any, **kwargs: Any) -> Any:
         if not _registered(kwargs.get("always_true")):
@@ -84,7 +90,8 @@ def _make_wrapper(original: Callable[..., Any]) -> Callable[..., Any]:
             text = source if isinstance(source, str) else decode_python_encoding(data)
         except Exception:  # undecodable: the real parse reports it
             return original(fnam, source, *args, **kwargs)
-        new_text = transform_source(text)  # the rewrite's public entry: the text itself if unchanged
+        with _REWRITE_LOCK:
+            new_text = transform_source(text)  # the rewrite's public entry: the text itself if unchanged
         if new_text is text or not isinstance(new_text, str):
             return original(fnam, source, *args, **kwargs)
         try:

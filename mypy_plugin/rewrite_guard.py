@@ -7,7 +7,7 @@ from typing import Final
 
 from . import debug as debug_switch
 
-# The helper imports the rewrite appends (``from typing import Final as _PyptoStubsFinal``).
+# The helper imports the rewrite appends (``from typing import ForwardRef as _PyptoStubsConst``).
 ALIAS_PREFIX: Final = "_PyptoStubs"
 # The debug switch (PYPTO_STUBS_DEBUG=1) lets exceptions and rejected rewrites through.
 DEBUG_ENV: Final = debug_switch.ENV
@@ -35,7 +35,7 @@ _ANNOTATION_FIELDS: Final = frozenset({"annotation", "returns"})
 def layout(tree: ast.Module) -> list[tuple[object, ...]]:
     """Everything a rewrite must not change, in order: each node outside annotations with its
     kind, lines and identity (name, attribute, constant), and each annotation's first line.
-    An annotation added where there was none (``X = 1`` -> ``X: Final = 1``) is not compared,
+    An annotation added where there was none (``X = 1`` -> ``X: _PyptoStubsConst[1] = 1``) is not compared,
     and an added assignment annotation reads as a plain assignment. (An explicit stack, not
     recursion: this runs on every rewritten file.)"""
     out: list[tuple[object, ...]] = []
@@ -70,6 +70,8 @@ def layout(tree: ast.Module) -> list[tuple[object, ...]]:
             for child in value if isinstance(value, list) else [value]:
                 if not isinstance(child, ast.AST):
                     continue
+                if field == "returns" and _added_return(child):
+                    continue  # a kernel's ``-> _PyptoStubsKernelReturn`` (kernel_returns.py)
                 if field in _ANNOTATION_FIELDS:
                     # Its first line (``(Tensor\n)`` is an annotation ending a line earlier).
                     out.append(("annotation", getattr(child, "lineno", None)))
@@ -80,8 +82,13 @@ def layout(tree: ast.Module) -> list[tuple[object, ...]]:
 
 
 def _added(node: ast.AnnAssign) -> bool:
-    """``X: _PyptoStubsFinal = ...``: an annotation the rewrite added."""
-    return isinstance(node.annotation, ast.Name) and node.annotation.id.startswith(ALIAS_PREFIX)
+    """``X: _PyptoStubsConst[8] = ...``: an annotation the rewrite added."""
+    annotation = node.annotation.value if isinstance(node.annotation, ast.Subscript) else node.annotation
+    return isinstance(annotation, ast.Name) and annotation.id.startswith(ALIAS_PREFIX)
+
+
+def _added_return(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id.startswith(ALIAS_PREFIX)
 
 
 def check(before: ast.Module, after_source: str) -> None:

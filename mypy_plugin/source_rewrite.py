@@ -15,11 +15,14 @@ common cases, every column too:
 - A shape or dtype that is a module-level alias (``_QKG = [...]``, ``HALF = pypto.DT_FP16``)
   is inlined (that line's later columns shift).
 - UPPER_CASE module constants holding an int or a tuple of ints, bound once and never rebound
-  in the module (no star import), are declared ``Final``, so mypy records their values in the
-  module interface: other modules see them, and a changed value rechecks its users in
-  incremental and daemon runs.
+  in the module (no star import), get their value as their declared type
+  (``ROWS: _PyptoStubsConst[8] = 8`` is an int that knows it is 8, not ``Final``: other modules
+  may still assign it), so mypy records their values in the module interface: other modules see
+  them, and a changed value rechecks its users in incremental and daemon runs.
 - ``s: dtype``, a closure parameter used as a (scalar) parameter's annotation, reads as ``Any``.
-- ``; from typing import Final as _PyptoStubsFinal`` (and ``Any``) is appended to a simple
+- A jit kernel with annotated parameters and no return annotation gets
+  ``-> _PyptoStubsKernelReturn`` (None; ``kernel_returns.py``), for ``--strict``.
+- ``; from typing import ForwardRef as _PyptoStubsConst`` (and ``Any``) is appended to a simple
   module-level statement.
 
 Every replacement keeps the line breaks of the text it replaces, and the result is re-parsed
@@ -36,15 +39,17 @@ from typing import Final
 
 from . import rewrite_guard
 from .annotation_rewrite import EXPR_PREFIX, AnnotationRewriter, PyptoNames, annotation_sites
+from .kernel_returns import KERNEL_RETURN_ALIAS, add_kernel_returns
 from .module_constants import ModuleConstants, all_nodes
 from .source_text import SourceText
 
 __all__ = ["EXPR_PREFIX", "rewrite_source", "rewrite_unchecked", "transform_source"]
 
 # Cheap test before parsing: a tensor annotation (any form), a pypto Tensor imported under
-# another name, or a module-level UPPER_CASE binding (at a line start, for any line break).
+# another name, a module-level UPPER_CASE binding (at a line start, for any line break), or a
+# jit decorator (its kernels get their None return).
 _WORTH_PARSING: Final = re.compile(
-    r"ensor[\s)]*[(\[]|ensor\s+as\s|(?:^|\r)_?[A-Z][A-Z0-9_]*[ \t]*=", re.MULTILINE
+    r"ensor[\s)]*[(\[]|ensor\s+as\s|(?:^|\r)_?[A-Z][A-Z0-9_]*[ \t]*=|\bjit\b", re.MULTILINE
 )
 
 
@@ -57,7 +62,9 @@ def rewrite_unchecked(source: str) -> tuple[str, ast.Module]:
     rewriter = AnnotationRewriter(src, ModuleConstants(tree, nodes), PyptoNames(nodes))
     for node, params in annotation_sites(tree):
         rewriter.annotation(node, params)
-    rewriter.finalize_constants()
+    rewriter.annotate_constants()
+    if add_kernel_returns(src, nodes):
+        rewriter.need_marker(KERNEL_RETURN_ALIAS)
     rewriter.add_imports(tree)
     out = src.apply()
     return (source if out is None else out), tree

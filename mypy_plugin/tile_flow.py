@@ -98,12 +98,15 @@ class _Flow(ProgramOrder[TileState]):
     def _ints(self, e: Expression) -> tuple[int | None, ...] | None:
         if isinstance(e, (ListExpr, TupleExpr)):
             return tuple(self._int(i) for i in e.items)
-        if isinstance(e, RefExpr) and isinstance(e.node, Var) and e.node.is_final:
-            # ``VEC: Final = (8, 4)`` has the type tuple[Literal[8]?, Literal[4]?].
+        if isinstance(e, RefExpr) and isinstance(e.node, Var):
+            # ``VEC: Final = (8, 4)`` and the rewrite's ``VEC: _PyptoStubsConstTuple[8, 4] = (8, 4)``
+            # have the type tuple[Literal[8]?, Literal[4]?].
             declared = self.run.read(e.node, "type")
             t = get_proper_type(declared) if isinstance(declared, Type) else None
             if isinstance(t, TupleType):
-                return tuple(int_of_type(i) for i in t.items)
+                ints = tuple(int_of_type(i) for i in t.items)
+                if e.node.is_final or None not in ints:
+                    return ints
         return None
 
     def _vec(self, call: CallExpr) -> TileState | None:

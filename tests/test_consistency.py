@@ -33,7 +33,11 @@ def k(x: pypto.Tensor([ROWS, COLS], pypto.DT_FP32), ones: pypto.Tensor([64, 1], 
     pypto.set_vec_tile_shapes(8, 4)
     out[:] = x.amax(-1, keepdim=True)
 '''
-PYPROJECT = '[tool.mypy]\nplugins = ["mypy_plugin"]\n\n[tool.pypto-stubs]\npypto_version = "0.2"\n'
+# disallow_untyped_defs (as --strict): the kernel has no return annotation, which the frontend
+# requires; every run must accept that, including the warm re-parse of the stale kernel module.
+PYPROJECT = (
+    '[tool.mypy]\nplugins = ["mypy_plugin"]\ndisallow_untyped_defs = true\n\n[tool.pypto-stubs]\npypto_version = "0.2"\n'
+)
 
 
 def _project(root: Path) -> None:

@@ -81,6 +81,26 @@ def test_pypto_files_are_rewritten_and_keep_the_hash_of_the_file(tmp_path: Path)
     assert result[4]["source_hash"] == hashlib.sha1(KERNEL.encode()).hexdigest() == plain[4]["source_hash"]  # ... same hash
 
 
+def test_the_rewrite_runs_one_file_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # mypy calls the parser from several threads; Python's ast module is not safe for that
+    # (a run of the fuzz suite failed with "SystemError: AST constructor recursion depth
+    # mismatch" inside the rewrite's ast.parse), so the wrapper holds a lock around the rewrite.
+    path = tmp_path / "kernel.py"
+    path.write_text(KERNEL)
+    options = Options()
+    native_parse.register(options)
+    held: list[bool] = []
+
+    def rewrite(text: object) -> object:
+        held.append(native_parse._REWRITE_LOCK.locked())
+        return text
+
+    monkeypatch.setattr(native_parse, "transform_source", rewrite)
+    native_parse._make_wrapper(Recorder())(str(path), None, **_kwargs(options))
+    assert held == [True]
+    assert not native_parse._REWRITE_LOCK.locked()
+
+
 def _run(script: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], cwd=cwd, capture_output=True,
                           text=True, check=False, timeout=300)

@@ -12,21 +12,22 @@ from mypy_plugin import source_rewrite
 from mypy_plugin.rewrite_guard import DEBUG_ENV, RewriteRejected
 from mypy_plugin.source_rewrite import rewrite_source
 
-FINAL = "from typing import Final as _PyptoStubsFinal"
+FINAL = "from typing import ForwardRef as _PyptoStubsConst"
+KERNEL_RETURN = "from typing import ForwardRef as _PyptoStubsKernelReturn"
 
 CASES = {
     "compound_first_statement": (
         "try:\n    import pypto\nexcept ImportError:\n    pass\nROWS = 8\n",
-        f"try:\n    import pypto; {FINAL}\nexcept ImportError:\n    pass\nROWS: _PyptoStubsFinal = 8\n",
+        f"try:\n    import pypto; {FINAL}\nexcept ImportError:\n    pass\nROWS: _PyptoStubsConst[8] = 8\n",
     ),
     "decorated_def_only_statement_before_constant": (
         "@dec\ndef f(a: pypto.Tensor([8], pypto.DT_FP32)):\n    import pypto\nROWS = 8\n",
-        f"@dec\ndef f(a: pypto.Tensor[[8], pypto.DT_FP32]):\n    import pypto\nROWS: _PyptoStubsFinal = 8; {FINAL}\n",
+        f"@dec\ndef f(a: pypto.Tensor[[8], pypto.DT_FP32]):\n    import pypto\nROWS: _PyptoStubsConst[8] = 8; {FINAL}\n",
     ),
     "after_every_future_import": (
         "from __future__ import annotations\nfrom __future__ import division\nimport pypto\nROWS = 8\n",
         f"from __future__ import annotations\nfrom __future__ import division; {FINAL}\nimport pypto\n"
-        "ROWS: _PyptoStubsFinal = 8\n",
+        "ROWS: _PyptoStubsConst[8] = 8\n",
     ),
     "lone_cr_in_docstring": (
         '"""doc\rmore"""\nimport pypto\ndef k(a: pypto.Tensor([8, 4], pypto.DT_FP32)) -> None: ...\n',
@@ -34,7 +35,7 @@ CASES = {
     ),
     "old_mac_line_ends": (
         "import pypto\rROWS = 8\rdef k(a: pypto.Tensor([ROWS, 4], pypto.DT_FP32)) -> None:\r    x = 1\r",
-        f"import pypto; {FINAL}\rROWS: _PyptoStubsFinal = 8\rdef k(a: pypto.Tensor[[ROWS, 4], pypto.DT_FP32]) -> None:\r"
+        f"import pypto; {FINAL}\rROWS: _PyptoStubsConst[8] = 8\rdef k(a: pypto.Tensor[[ROWS, 4], pypto.DT_FP32]) -> None:\r"
         "    x = 1\r",
     ),
     "windows_line_ends": (
@@ -79,11 +80,11 @@ CASES = {
     ),
     "setattr_with_a_computed_name_is_an_object_attribute": (
         "import pypto\nROWS = 8\nsetattr(obj, field.name, 1)\n",
-        f"import pypto; {FINAL}\nROWS: _PyptoStubsFinal = 8\nsetattr(obj, field.name, 1)\n",
+        f"import pypto; {FINAL}\nROWS: _PyptoStubsConst[8] = 8\nsetattr(obj, field.name, 1)\n",
     ),
     "docstring_first_then_import": (
         '"""doc"""\nimport pypto\nROWS = 8\n',
-        f'"""doc"""\nimport pypto; {FINAL}\nROWS: _PyptoStubsFinal = 8\n',
+        f'"""doc"""\nimport pypto; {FINAL}\nROWS: _PyptoStubsConst[8] = 8\n',
     ),
     "tensor_imported_as": (
         "from pypto import Tensor as PT\ndef k(a: PT([8, 4], pypto.DT_FP32)) -> None: ...\n",
@@ -93,9 +94,40 @@ CASES = {
         "import pypto as pt\ndef k(a: pt.Tensor([8, 4], pt.DT_FP32)) -> None: ...\n",
         "import pypto as pt\ndef k(a: pt.Tensor[[8, 4], pt.DT_FP32]) -> None: ...\n",
     ),
+    "tuple_and_negative_constants": (
+        "import pypto\nVEC = (8, -4)\nNEG = -2 * 3\n",
+        "import pypto; from typing import ForwardRef as _PyptoStubsConstTuple, ForwardRef as _PyptoStubsConst\n"
+        "VEC: _PyptoStubsConstTuple[8, -4] = (8, -4)\nNEG: _PyptoStubsConst[-6] = -2 * 3\n",
+    ),
+    "kernel_return_for_strict": (
+        "import pypto\n@pypto.frontend.jit\ndef k(a: pypto.Tensor, out: pypto.Tensor):\n    pass\n",
+        f"import pypto; {KERNEL_RETURN}\n@pypto.frontend.jit\ndef k(a: pypto.Tensor, out: pypto.Tensor) -> "
+        "_PyptoStubsKernelReturn:\n    pass\n",
+    ),
+    "kernel_return_after_comments_slash_and_trailing_comma": (
+        "from pypto.frontend import jit as J\n@J()\ndef k(a: int,  # a\n      b: int = f(1),\n      /,\n      )  :\n"
+        "    pass\n",
+        f"from pypto.frontend import jit as J; {KERNEL_RETURN}\n@J()\ndef k(a: int,  # a\n      b: int = f(1),\n"
+        "      /,\n      ) -> _PyptoStubsKernelReturn  :\n    pass\n",
+    ),
+    "kernel_return_after_a_parenthesized_annotation": (
+        "import pypto\n@pypto.frontend.jit\ndef k(a: (int)): ...\n",
+        f"import pypto; {KERNEL_RETURN}\n@pypto.frontend.jit\ndef k(a: (int)) -> _PyptoStubsKernelReturn: ...\n",
+    ),
+    "kernel_return_through_frontend_alias_and_async": (
+        "from pypto import frontend as fe\nclass C:\n    @fe.jit\n    async def k(self, a: int): ...\n",
+        f"from pypto import frontend as fe; {KERNEL_RETURN}\nclass C:\n    @fe.jit\n    async def k(self, a: int) -> "
+        "_PyptoStubsKernelReturn: ...\n",
+    ),
 }
 
 UNCHANGED = {
+    # kernels that keep mypy's own rule: annotated already, no annotated parameter, a type
+    # comment, another library's jit.
+    "kernel_with_a_return_annotation": "import pypto\n@pypto.frontend.jit\ndef k(a: pypto.Tensor) -> None: ...\n",
+    "kernel_without_annotations": "import pypto\n@pypto.frontend.jit\ndef k(a, b): ...\n",
+    "kernel_with_a_type_comment": "import pypto\n@pypto.frontend.jit\ndef k(a: int, b):  # type: (int, int) -> None\n    pass\n",
+    "another_librarys_jit": "import pypto\nimport numba\n@numba.jit\ndef k(a: int): ...\n",
     "local_tensor_class": "import pypto\nclass Tensor: ...\ndef f(a: Tensor([8], int)) -> None: ...\n",
     "other_library_tensor": "import pypto, torch\ndef f(a: torch.Tensor([8])) -> None: ...\n",
     "star_import_then_rebind": "from dims import *\nimport pypto\nROWS = 16\n",
