@@ -28,11 +28,10 @@ from mypy.types import (
 
 from .rewrite_markers import assigned_at_top_level
 from .debug import degrade
-from .knowledge.arith import fold
+from .knowledge.arith import int_of_ast
 from .knowledge.dtypes import DTYPES, FP32
 from .knowledge.ops import TensorVal
 from .knowledge.shapes import Dim, Shape
-from .module_constants import AST_OPS as _AST_OPS
 from .source_rewrite import EXPR_PREFIX
 from .tensor_types import TENSOR, dtype_of_value, tensor_type
 
@@ -125,16 +124,11 @@ class _Resolver:
         return value if value is not None else text.replace(" ", "")
 
     def _eval(self, node: ast.expr) -> int | None:
-        if isinstance(node, ast.Constant) and type(node.value) is int:
-            return node.value
-        if isinstance(node, (ast.Name, ast.Attribute)):
-            d = self.name_dim(ast.unparse(node))
-            return d if isinstance(d, int) else None
-        if isinstance(node, ast.BinOp):
-            a, b = self._eval(node.left), self._eval(node.right)
-            op = _AST_OPS.get(type(node.op))
-            return None if a is None or b is None or op is None else fold(op, a, b)
-        return None
+        return int_of_ast(node, self._name_int)
+
+    def _name_int(self, node: ast.expr, depth: int) -> int | None:
+        d = self.name_dim(ast.unparse(node))
+        return d if isinstance(d, int) else None
 
     def dtype(self, t: Type) -> tuple[bool, str | None]:
         """(is this item a dtype?, which one if known). Names (strings), formats and None are not."""

@@ -14,69 +14,24 @@ from mypy.nodes import (
     ARG_STAR2,
     ArgKind,
     CallExpr,
-    EllipsisExpr,
     IndexExpr,
     Expression,
-    IntExpr,
     ListExpr,
     MemberExpr,
     NameExpr,
     OpExpr,
-    SliceExpr,
     TupleExpr,
-    UnaryExpr,
-    Var,
 )
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import AnyType, Instance, LiteralType, Type, TupleType, UnionType, get_proper_type
+from mypy.types import Instance, LiteralType, Type, TupleType, UnionType, get_proper_type
 
-from .knowledge.arith import fold
+from .folding import bool_of_expr, int_of_expr, int_of_type
+from .index_keys import key_of
 from .knowledge.ops import Key, TensorVal
-from .knowledge.shapes import INT_KEY, MAYBE_INT_KEY, Dim, Span
-from .tensor_types import DIM, dtype_of_value, tensor_val
+from .knowledge.shapes import Dim
+from .tensor_types import dtype_of_value, tensor_val
 
 _Slot = tuple[Union[Type, None], Union[Expression, None]]
-
-
-def int_of_type(t: Type | None) -> int | None:
-    p = get_proper_type(t) if t is not None else None
-    if isinstance(p, LiteralType) and type(p.value) is int:
-        return p.value
-    if isinstance(p, Instance) and p.last_known_value is not None and type(p.last_known_value.value) is int:
-        return p.last_known_value.value
-    return None
-
-
-def int_of_expr(e: Expression | None, depth: int = 0) -> int | None:
-    """Int literals, Final and module constants, and + - * // % on them (``COLS // 2``)."""
-    if e is None or depth > 16:
-        return None
-    if isinstance(e, IntExpr):
-        return e.value
-    if isinstance(e, UnaryExpr) and e.op == "-":
-        inner = int_of_expr(e.expr, depth + 1)
-        return None if inner is None else -inner
-    if isinstance(e, (NameExpr, MemberExpr)) and isinstance(e.node, Var):
-        final = e.node.final_value
-        if isinstance(final, int) and not isinstance(final, bool):
-            return final
-        known = int_of_type(e.node.type)  # a rewritten module constant (rewrite_markers.py)
-        if known is not None:
-            return known
-    if isinstance(e, OpExpr):
-        a, b = int_of_expr(e.left, depth + 1), int_of_expr(e.right, depth + 1)
-        return None if a is None or b is None else fold(e.op, a, b)
-    return None
-
-
-def bool_of_expr(e: Expression | None) -> bool | None:
-    if isinstance(e, NameExpr) and e.fullname in ("builtins.True", "builtins.False"):
-        return e.fullname == "builtins.True"
-    if isinstance(e, (NameExpr, MemberExpr)) and isinstance(e.node, Var):
-        v = e.node.final_value
-        if isinstance(v, bool):
-            return v
-    return None
 
 
 class CallArgs:
@@ -247,8 +202,8 @@ class CallArgs:
                 list(key_type.items) if isinstance(key_type, TupleType) and len(key_type.items) == len(e.items)
                 else [None] * len(e.items)
             )
-            return [_key_of(i, t) for i, t in zip(e.items, types)]
-        return [_key_of(e, key_type)]
+            return [key_of(i, t) for i, t in zip(e.items, types)]
+        return [key_of(e, key_type)]
 
 
 def _slots(types: list[list[Type]], exprs: list[list[Expression]]) -> list[list[_Slot]]:
@@ -301,67 +256,3 @@ def _expr_typer(ctx: FunctionContext | MethodContext) -> Callable[[Expression], 
         return cast(Type, get(e))
 
     return typer
-
-
-def _linear(e: Expression | None, depth: int = 0) -> dict[str, int] | None:
-    """``i * 8 + 4`` as {"i": 8, "": 4}; None if not linear in names and ints."""
-    if e is None or depth > 8:
-        return None
-    v = int_of_expr(e)
-    if v is not None:
-        return {"": v}
-    if isinstance(e, NameExpr):
-        return {e.name: 1}
-    if isinstance(e, OpExpr) and e.op in ("+", "-", "*"):
-        a, b = _linear(e.left, depth + 1), _linear(e.right, depth + 1)
-        if a is None or b is None:
-            return None
-        if e.op == "*":
-            if set(a) <= {""}:
-                a, b = b, a
-            if not set(b) <= {""}:
-                return None
-            k = b.get("", 0)
-            return {n: c * k for n, c in a.items()}
-        sign = 1 if e.op == "+" else -1
-        out = dict(a)
-        for n, c in b.items():
-            out[n] = out.get(n, 0) + sign * c
-        return out
-    return None
-
-
-def _scalar_index(t: Type | None) -> object:
-    """INT_KEY for an index of type int or SymbolicScalar (a loop variable, ``b + 1``),
-    MAYBE_INT_KEY when its type is unknown, None otherwise (a tensor, a list ...)."""
-    t = get_proper_type(t) if t is not None else None
-    if t is None or isinstance(t, AnyType):
-        return MAYBE_INT_KEY
-    if isinstance(t, LiteralType):
-        t = t.fallback
-    if isinstance(t, Instance) and t.type.fullname in ("builtins.int", "pypto.SymbolicScalar", DIM):
-        return INT_KEY
-    return None
-
-
-def _key_of(e: Expression, t: Type | None = None) -> object:
-    if isinstance(e, EllipsisExpr):
-        return Ellipsis
-    if isinstance(e, SliceExpr):
-        if e.stride is not None:
-            return None
-        start = int_of_expr(e.begin_index) if e.begin_index is not None else None
-        stop = int_of_expr(e.end_index) if e.end_index is not None else None
-        if (e.begin_index is None or start is not None) and (e.end_index is None or stop is not None):
-            return slice(start, stop)
-        lo, hi = _linear(e.begin_index), _linear(e.end_index)
-        if lo is None or hi is None:
-            return Span(None)
-        diff = {n: hi.get(n, 0) - lo.get(n, 0) for n in set(lo) | set(hi)}
-        if any(c for n, c in diff.items() if n):
-            return Span(None)
-        return Span(diff.get("", 0))
-    v = int_of_expr(e)
-    if v is not None:
-        return v
-    return _scalar_index(t)

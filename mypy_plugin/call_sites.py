@@ -20,7 +20,8 @@ from .debug import degrade
 from .diagnostics import report
 from .host.call_check import at_call, findings, traced_with
 from .host.evaluate import CallSite
-from .host_sites import jit_kernel, module_sites
+from .host_sites import module_sites
+from .kernels import jit_kernel
 from .kernel_annotations import kernel_parameters, written
 from .knowledge.values import TensorVal
 

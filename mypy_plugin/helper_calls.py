@@ -20,13 +20,13 @@ from .debug import degrade
 from .host.call_check import fmt_binding
 from .knowledge.values import TensorVal
 from .tensor_types import tensor_val
-from .tile_flow import KERNEL_DECORATORS, decorated_with
+from .kernels import is_helper_decorator
 
 
 def tensor_helper(node: object) -> FuncDef | None:
     """The function of a helper with tensor parameters (not a jit kernel), if ``node`` is one."""
     if isinstance(node, Decorator):
-        if decorated_with(node, KERNEL_DECORATORS) or not decorated_with(node, {"pypto.frontend.function"}):
+        if not is_helper_decorator(node):
             return None
         node = node.func
     if not isinstance(node, FuncDef) or not isinstance(node.type, CallableType):

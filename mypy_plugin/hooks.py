@@ -25,7 +25,8 @@ from .kernel_signature import check_kernel
 from .knowledge.out_checks import check_write
 from .knowledge.shapes import ShapeError
 from .tensor_types import DIM, is_tensor, result_type, tensor_type, tensor_val
-from .tile_flow import JIT_KERNEL_TYPE, KERNEL_DECORATORS, TileFlowCache, decorated_with
+from .kernels import JIT_KERNEL_TYPE, KERNEL_DECORATORS, decorated_with
+from .tile_flow import TileFlowCache
 
 
 def _result_type(result: Result, default: Type, api: CheckerPluginInterface) -> Type:

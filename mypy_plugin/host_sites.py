@@ -11,12 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from mypy.nodes import Decorator, MypyFile
-from mypy.types import CallableType, get_proper_type
+from mypy.nodes import MypyFile
 
-from .host.ast_facts import names_jit
 from .host.evaluate import CallSite, HostEvaluator
-from .tile_flow import JIT_KERNEL_TYPE, KERNEL_DECORATORS, decorated_with
+from .kernels import jit_kernel, names_jit
 
 _CACHE_SIZE: Final = 64
 
@@ -30,17 +28,6 @@ class ModuleSites:
 # module path -> (the tree, the file's mtime and size they were read for, sites). The daemon merges
 # a new parse into the old tree objects, so the tree alone does not say the source changed.
 _cache: dict[str, tuple[MypyFile, tuple[int, int], ModuleSites]] = {}
-
-
-def jit_kernel(node: object) -> Decorator | None:
-    """``node`` if it is a ``@pypto.frontend.jit`` kernel: by its decorators, or (read from mypy's
-    cache, which keeps no decorators) by the function type the plugin gave it."""
-    if not isinstance(node, Decorator):
-        return None
-    if decorated_with(node, KERNEL_DECORATORS):
-        return node
-    t = get_proper_type(node.var.type)
-    return node if isinstance(t, CallableType) and t.fallback.type.fullname == JIT_KERNEL_TYPE else None
 
 
 def module_sites(api: object) -> ModuleSites:

@@ -15,12 +15,12 @@ from __future__ import annotations
 import ast
 from typing import Final
 
+from .kernels import JIT
 from .module_constants import dotted
 from .rewrite_guard import ALIAS_PREFIX
 from .source_text import LINE_BREAK, EditError, SourceText
 
 KERNEL_RETURN_ALIAS: Final = ALIAS_PREFIX + "KernelReturn"
-_JIT: Final = "pypto.frontend.jit"
 _BETWEEN_PARAMS: Final = frozenset(b" \t\f\r\n,/")
 _BLANK: Final = frozenset(b" \t\f\r\n")
 
@@ -33,14 +33,14 @@ def jit_spellings(nodes: list[ast.AST]) -> set[str]:
             for a in node.names:
                 if a.name == "pypto" or a.name.startswith("pypto."):
                     if a.asname is None:
-                        out.add(_JIT)  # ``import pypto.frontend`` binds ``pypto``
-                    elif _JIT.startswith(a.name + "."):
-                        out.add(a.asname + _JIT[len(a.name):])
+                        out.add(JIT)  # ``import pypto.frontend`` binds ``pypto``
+                    elif JIT.startswith(a.name + "."):
+                        out.add(a.asname + JIT[len(a.name):])
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module is not None:
             for a in node.names:
                 full = f"{node.module}.{a.name}"
-                if full == _JIT or _JIT.startswith(full + "."):
-                    out.add((a.asname or a.name) + _JIT[len(full):])
+                if full == JIT or JIT.startswith(full + "."):
+                    out.add((a.asname or a.name) + JIT[len(full):])
     return out
 
 

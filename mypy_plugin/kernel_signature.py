@@ -32,8 +32,8 @@ from mypy.types import AnyType, CallableType, Type, TypeOfAny, UnboundType, Unio
 from . import errorcodes as codes
 from .diagnostics import report
 from .kernel_returns import KERNEL_RETURN_ALIAS
+from .kernels import DECORATORS, KERNEL_DECORATORS, decorated_with
 from .tensor_types import is_tensor, tensor_val
-from .tile_flow import KERNEL_DECORATORS, decorated_with
 from .use_after_move import check_moves
 
 
@@ -83,7 +83,7 @@ def check_kernel(api: CheckerPluginInterface, context: Context) -> None:
     """Everything checked on a kernel's (or helper's) definition as a whole."""
     if not isinstance(context, Decorator):
         return
-    if decorated_with(context, KERNEL_DECORATORS | {"pypto.frontend.function"}):
+    if decorated_with(context, DECORATORS):
         check_moves(api, context.func)
     if decorated_with(context, KERNEL_DECORATORS):
         check_signature(api, context)

@@ -21,7 +21,7 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, Type, TypeOfAny
 
-from . import call_sites, config, helper_calls, hooks, host_sites, module_options, native_parse
+from . import call_sites, config, helper_calls, hooks, kernels, module_options, native_parse
 from .annotations import analyze_tensor
 from .rewrite_markers import MARKER_FULLNAME, analyze_marker
 from .debug import degrade
@@ -45,7 +45,6 @@ def _version_stamp(options: dict[str, Any]) -> str:
     return f"{_PLUGIN_FINGERPRINT}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
-_DECORATORS: Final = frozenset({"pypto.frontend.jit", "pypto.frontend.function"})
 _NEVER_KERNELS: Final = ("builtins.", "typing.", "pypto.", "torch.", "numpy.", "collections.", "os.")
 
 
@@ -137,7 +136,7 @@ class PyptoPlugin(Plugin):
             return None
         if sym is None:
             return None
-        if host_sites.jit_kernel(sym.node) is not None:
+        if kernels.jit_kernel(sym.node) is not None:
             return call_sites.kernel_call_hook
         return helper_calls.helper_call_hook if helper_calls.tensor_helper(sym.node) is not None else None
 
@@ -149,13 +148,13 @@ class PyptoPlugin(Plugin):
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == TENSOR:
             return hooks.constructor_hook
-        if fullname in _DECORATORS:
+        if fullname in kernels.DECORATORS:
             return hooks.decorator_hook
         op = hooks.FUNCTION_TABLE.get(fullname)
         return hooks.function_hook(self.session, op) if op is not None else None
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        if fullname == "pypto.frontend._JitDecorator.__call__":
+        if fullname == kernels.JIT_DECORATOR_CALL:
             return hooks.decorator_hook
         if fullname == "pypto.Tensor.__setitem__":
             return hooks.write_hook(self.session, "setitem")

@@ -7,10 +7,9 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from .knowledge.arith import fold
+from .knowledge.arith import int_of_ast
 
 _MAX_DEPTH: Final = 8
-AST_OPS: Final[dict[type, str]] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
 # PEP 8 constant names: the only ones the rewrite declares Final.
 _CONSTANT_NAME: Final = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
 
@@ -69,21 +68,11 @@ class ModuleConstants:
 
     def int_value(self, node: ast.expr, depth: int = 0) -> int | None:
         """Fold int literals, constants and + - * // % on them."""
-        if depth > _MAX_DEPTH:
-            return None
-        if isinstance(node, ast.Constant) and type(node.value) is int:
-            return node.value
-        if isinstance(node, ast.Name):
-            bound = self.value(node.id)
-            return self.int_value(bound, depth + 1) if bound is not None else None
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            v = self.int_value(node.operand, depth + 1)
-            return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
-        if isinstance(node, ast.BinOp):
-            a, b = self.int_value(node.left, depth + 1), self.int_value(node.right, depth + 1)
-            op = AST_OPS.get(type(node.op))
-            return None if a is None or b is None or op is None else fold(op, a, b)
-        return None
+        return int_of_ast(node, self._name_int, depth, _MAX_DEPTH)
+
+    def _name_int(self, node: ast.expr, depth: int) -> int | None:
+        bound = self.value(node.id) if isinstance(node, ast.Name) else None
+        return self.int_value(bound, depth + 1) if bound is not None else None
 
     def final_candidates(self) -> list[ast.Assign]:
         """UPPER_CASE constants whose value is an int or a tuple of ints, bound by one plain

@@ -9,20 +9,16 @@ cannot see consistently in incremental runs, so it makes the state UNKNOWN.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Final
 
 from mypy.nodes import (
     ARG_STAR,
     AssignmentStmt,
-    Block,
     CallExpr,
     Decorator,
     Expression,
-    ForStmt,
     FuncDef,
-    IfStmt,
-    IntExpr,
     ListExpr,
     MemberExpr,
     MypyFile,
@@ -32,26 +28,19 @@ from mypy.nodes import (
     OperatorAssignmentStmt,
     RefExpr,
     Statement,
-    TryStmt,
     TupleExpr,
-    UnaryExpr,
     Var,
-    WhileStmt,
-    WithStmt,
 )
 
 from mypy.types import TupleType, Type, get_proper_type
 
-from . import kernel_copies
-from .call_args import int_of_type
-from .knowledge.arith import fold
+from .folding import int_of_expr, int_of_type
+from .kernels import is_kernel
 from .program_order import ProgramOrder
 from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
 
 SET_VEC: Final = "pypto.set_vec_tile_shapes"
 SET_CUBE: Final = "pypto.set_cube_tile_shapes"
-KERNEL_DECORATORS: Final = frozenset({"pypto.frontend.jit"})
-JIT_KERNEL_TYPE: Final = "pypto.frontend._JitKernel"  # a jit kernel's function type (see hooks._relax_kernel)
 _MAX_HELPER_DEPTH: Final = 3
 
 _CACHE_SIZE: Final = 512
@@ -104,22 +93,7 @@ class _Flow(ProgramOrder[TileState]):
 
     # --- values -------------------------------------------------------------------
     def _int(self, e: Expression) -> int | None:
-        if isinstance(e, IntExpr):
-            return e.value
-        if isinstance(e, UnaryExpr) and e.op == "-" and isinstance(e.expr, IntExpr):
-            return -e.expr.value
-        if isinstance(e, RefExpr) and isinstance(e.node, Var):
-            # Final constants, and module constants whose declared type holds their value (the
-            # source rewrite's ``ROWS: _PyptoStubsConst[8] = 8``, rewrite_markers.py).
-            v = self.run.read(e.node, "final_value")
-            if type(v) is int:
-                return v
-            declared = self.run.read(e.node, "type")
-            return int_of_type(declared) if isinstance(declared, Type) else None
-        if isinstance(e, OpExpr):
-            a, b = self._int(e.left), self._int(e.right)
-            return None if a is None or b is None else fold(e.op, a, b)
-        return None
+        return int_of_expr(e, self.run.read)  # read through the pass: what the cache depends on
 
     def _ints(self, e: Expression) -> tuple[int | None, ...] | None:
         if isinstance(e, (ListExpr, TupleExpr)):
@@ -310,45 +284,6 @@ def _sets_tiles(func: FuncDef) -> bool:
 
     visit(func.body, 0)
     return found
-
-
-def decorated_with(deco: Decorator, fullnames: Iterable[str]) -> bool:
-    """``@name`` or ``@name(...)`` among the decorators, for one of ``fullnames``."""
-    wanted = set(fullnames)
-    for d in deco.original_decorators:
-        target = d.callee if isinstance(d, CallExpr) else d
-        if isinstance(target, RefExpr) and target.fullname in wanted:
-            return True
-    return False
-
-
-def is_kernel(module: MypyFile, func: FuncDef) -> bool:
-    func = kernel_copies.origin(func)  # a kernel checked again with a call's tensors
-    if not func.is_decorated:
-        return False
-    # A module-level kernel is its name's symbol: no scan (a scan per function is quadratic
-    # in a module of many kernels).
-    sym = module.names.get(func.name)
-    if sym is not None and isinstance(sym.node, Decorator) and sym.node.func is func:
-        return decorated_with(sym.node, KERNEL_DECORATORS)
-    for node in _decorators(module):
-        if node.func is func:
-            return decorated_with(node, KERNEL_DECORATORS)
-    return False
-
-
-def _decorators(node: object, depth: int = 0) -> Iterable[Decorator]:
-    if depth > 50:
-        return
-    for attr in ("defs", "body", "else_body", "func"):
-        v = getattr(node, attr, None)
-        items = v if isinstance(v, list) else [v] if v is not None else []
-        for i in items:
-            if isinstance(i, Decorator):
-                yield i
-                yield from _decorators(i.func, depth + 1)
-            elif isinstance(i, (Block, FuncDef, IfStmt, ForStmt, WhileStmt, WithStmt, TryStmt)):
-                yield from _decorators(i, depth + 1)
 
 
 class TileFlowCache:

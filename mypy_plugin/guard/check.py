@@ -6,15 +6,10 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..knowledge.boundary import (
-    Finding,
-    KernelSpec,
-    TensorDesc,
-    check_args,
-    check_tensor,
-    symbol_conflicts,
-    symbol_finding,
-)
+from ..knowledge.boundary import Finding, KernelSpec, TensorDesc
+from ..knowledge.boundary_args import check_args
+from ..knowledge.boundary_symbols import symbol_conflicts, symbol_finding
+from ..knowledge.boundary_tensors import check_tensor
 from .binding import array_types, rejected
 from .kernel_spec import kernel_spec
 from .tensors import describe, is_tensor

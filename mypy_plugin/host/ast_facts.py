@@ -1,16 +1,12 @@
-"""Facts about a module's syntax the host walker needs: jit decorators, kernel factories, the calls
-of a statement, the names a block binds."""
+"""Facts about a module's syntax the host walker needs: kernel factories, the calls of a statement,
+the names a block binds."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Sequence
 
-def names_jit(decorator: ast.expr) -> bool:
-    """``@...jit`` or ``@...jit(...)``."""
-    target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return isinstance(target, (ast.Name, ast.Attribute)) and (
-        target.id if isinstance(target, ast.Name) else target.attr) == "jit"
+from ..kernels import names_jit
 
 
 def factory_kernel(func: ast.FunctionDef) -> str | None:

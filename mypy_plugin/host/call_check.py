@@ -10,17 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..knowledge.boundary import (
-    TORCH_TO_PYPTO,
-    Finding,
-    KernelSpec,
-    ParamSpec,
-    TensorDesc,
-    check_args,
-    check_tensor,
-    symbol_conflicts,
-    symbol_finding,
-)
+from ..knowledge.boundary import TORCH_TO_PYPTO, Finding, KernelSpec, ParamSpec, TensorDesc
+from ..knowledge.boundary_args import check_args
+from ..knowledge.boundary_symbols import symbol_conflicts, symbol_finding
+from ..knowledge.boundary_tensors import check_tensor
 from ..knowledge.dtypes import DTYPES, FP32
 from ..knowledge.shapes import Shape
 from ..knowledge.values import TensorVal

@@ -20,10 +20,11 @@ from typing import Final
 from . import mutation
 from .ast_facts import bound_names as _bound_names
 from .ast_facts import calls as _calls
-from .ast_facts import factory_kernel, names_jit
+from .ast_facts import factory_kernel
 from .ast_facts import stored_names as _stored_names
 from .expressions import MAX_ITEMS, Env, ExpressionEvaluator
-from .values import FLOAT32, UNKNOWN, Defined, DType, HostTensor, KernelRef, Value
+from .module_facts import scan
+from .values import FLOAT32, UNKNOWN, Defined, DType, KernelRef, Value
 
 _MAX_STATEMENTS: Final = 100_000  # statements walked per module (constant loops multiply them)
 
@@ -92,39 +93,18 @@ class HostEvaluator(ExpressionEvaluator):
     # ---- module facts ------------------------------------------------------------------------
 
     def _scan_module(self) -> tuple[bool, bool]:
-        """Imports, helpers; and whether anything may be changed in place (a subscript or
-        attribute store, a ``name_`` or list-changing method call), and whether a jit kernel is
-        defined inside a function."""
-        calls: list[ast.Call] = []
-        may_change = nested_jit = False
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Call):
-                calls.append(node)
-                may_change = may_change or isinstance(node.func, ast.Attribute) and (
-                    node.func.attr.endswith("_") or node.func.attr in mutation.CONTAINER_MUTATORS)
-            elif isinstance(node, (ast.Subscript, ast.Attribute)):
-                may_change = may_change or not isinstance(node.ctx, ast.Load)
-            elif isinstance(node, ast.AugAssign):
-                may_change = True
-            elif isinstance(node, ast.FunctionDef):
-                nested_jit = nested_jit or any(names_jit(d) for d in node.decorator_list)
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name == "torch":
-                        self._torch[alias.asname or "torch"] = "torch"
-            elif isinstance(node, ast.ImportFrom) and node.module == "torch" and node.level == 0:
-                for alias in node.names:
-                    self._torch[alias.asname or alias.name] = f"torch.{alias.name}"
-            if isinstance(node, ast.Import):
-                self._pypto.update(a.asname or "pypto" for a in node.names if a.name == "pypto")
-            elif isinstance(node, ast.ImportFrom) and node.module == "pypto" and node.level == 0:
-                self._pypto_dtypes.update((a.asname or a.name, a.name) for a in node.names if a.name.startswith("DT_"))
+        """Imports, helpers; and whether anything may be changed in place, and whether a jit
+        kernel is defined inside a function (:func:`module_facts.scan`)."""
+        facts = scan(self.tree)
+        self._torch.update(facts.torch)
+        self._pypto.update(facts.pypto)
+        self._pypto_dtypes.update(facts.pypto_dtypes)
         for stmt in self.tree.body:
             if isinstance(stmt, ast.FunctionDef) and self.kernel_name(ast.Name(stmt.name)) is None:
                 self._helpers[stmt.name] = stmt
-        if self._torch and any(self._qualname(n.func) == "torch.set_default_dtype" for n in calls):
+        if self._torch and any(self._qualname(n.func) == "torch.set_default_dtype" for n in facts.calls):
             self._default_float = None  # the default float dtype is changed somewhere
-        return may_change, nested_jit
+        return facts.may_change, facts.nested_jit
 
     def _find_factories(self) -> None:
         for name, func in self._helpers.items():
@@ -189,9 +169,9 @@ class HostEvaluator(ExpressionEvaluator):
             for name in _bound_names(stmt):
                 scope.env[name] = UNKNOWN
         for name in mutation.mutated(stmt, calls):
-            _forget_object(name, scope.env)
+            mutation.forget_object(name, scope.env)
         if old is not None and isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
-            _forget_aliases(old, stmt.target.id, scope.env)  # ``dims += [1]`` extends a list in place
+            mutation.forget_aliases(old, stmt.target.id, scope.env)  # ``dims += [1]`` extends a list in place
         if exact is not None:
             scope.env[exact[0]] = UNKNOWN if exact[0] in self._changed_elsewhere else exact[1]
 
@@ -354,17 +334,3 @@ class HostEvaluator(ExpressionEvaluator):
                 known = known or env[k.arg] is not UNKNOWN
         if known:
             self._block(func.body, _Scope(env, (*scope.via, f"{func.name} at line {call.lineno}"), scope.depth + 1))
-
-def _forget_object(name: str, env: Env) -> None:
-    """``name``'s object changed in place: it, and every other name bound to the same object,
-    is unknown now."""
-    value = env.get(name, UNKNOWN)
-    env[name] = UNKNOWN
-    _forget_aliases(value, name, env)
-
-
-def _forget_aliases(value: Value, name: str, env: Env) -> None:
-    if isinstance(value, (tuple, HostTensor)):
-        for other, v in env.items():
-            if v is value and other != name:
-                env[other] = UNKNOWN

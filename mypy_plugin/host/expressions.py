@@ -8,12 +8,11 @@ from collections.abc import Sequence
 from types import EllipsisType
 from typing import Final
 
-from ..knowledge.arith import fold
+from ..knowledge.arith import AST_OPS, fold
 from . import torch_ops
 from .values import DTYPES, UNKNOWN, DType, HostTensor, PyptoDType, Value, fresh
 
 MAX_ITEMS: Final = 16  # sequences walked item by item (ranges here, loops in evaluate)
-_AST_OPS: Final = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
 
 Env = dict[str, Value]
 
@@ -79,7 +78,7 @@ class ExpressionEvaluator:
 
     def _binop(self, node: ast.BinOp, env: Env) -> Value:
         a, b = self._expr(node.left, env), self._expr(node.right, env)
-        op = _AST_OPS.get(type(node.op))
+        op = AST_OPS.get(type(node.op))
         if type(a) is int and type(b) is int and op is not None:
             folded = fold(op, a, b)
             return UNKNOWN if folded is None else folded

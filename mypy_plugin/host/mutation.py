@@ -7,7 +7,8 @@ import ast
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Final
 
-from .values import Value
+from .expressions import Env
+from .values import UNKNOWN, HostTensor, Value
 
 # List / dict / set methods that change the object.
 CONTAINER_MUTATORS: Final = frozenset({
@@ -143,3 +144,19 @@ def mutated_from_functions(tree: ast.Module) -> set[str]:
 
     visit(tree)
     return names
+
+
+def forget_object(name: str, env: Env) -> None:
+    """``name``'s object changed in place: it, and every other name bound to the same object,
+    is unknown now."""
+    value = env.get(name, UNKNOWN)
+    env[name] = UNKNOWN
+    forget_aliases(value, name, env)
+
+
+def forget_aliases(value: Value, name: str, env: Env) -> None:
+    """Every other name bound to ``value``'s object (a list, a tensor) is unknown now."""
+    if isinstance(value, (tuple, HostTensor)):
+        for other, v in env.items():
+            if v is value and other != name:
+                env[other] = UNKNOWN

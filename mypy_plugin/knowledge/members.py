@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from . import rules
+from . import member_rules, rules
 from .dtypes import FP16, FP32
 from .values import Rule, TensorVal
 
@@ -47,9 +47,9 @@ _TABLE: Final = (
     Missing("min", "{x}.amin(dim)"),
     Missing("cast", "pypto.cast({x}, dtype)", torch=rules.cast, params=("dtype",)),
     Missing("to", "pypto.cast({x}, dtype)", torch=rules.cast, params=("dtype",)),
-    Missing("permute", "pypto.transpose({x}, dim0, dim1)", torch=rules.torch_permute, params=rules.DIMS),
-    Missing("squeeze", "{x}.reshape([...]) without the size-1 dim", torch=rules.torch_squeeze, params=("dim",)),
-    Missing("expand", "{x}.expand_clone([...])", torch=rules.torch_expand, params=rules.DIMS),
+    Missing("permute", "pypto.transpose({x}, dim0, dim1)", torch=member_rules.torch_permute, params=member_rules.DIMS),
+    Missing("squeeze", "{x}.reshape([...]) without the size-1 dim", torch=member_rules.torch_squeeze, params=("dim",)),
+    Missing("expand", "{x}.expand_clone([...])", torch=member_rules.torch_expand, params=member_rules.DIMS),
     Missing("numel", "the product of the dims of {x}.shape"),
     Missing("size", "{x}.shape[dim]"),
     Missing("ndim", "{x}.dim", attribute=True),

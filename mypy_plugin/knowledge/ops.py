@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, Union
 
-from . import rules
+from . import matmul_rules, reduce_axes, rules
 from .dtypes import BOOL, FP32
 from .shapes import ShapeError
 from .values import ANY as ANY
@@ -107,9 +107,9 @@ def _group(
 
 # --- the table -------------------------------------------------------------------------
 
-_BY_DIM: Final = Reduce(rules.axes_of_dim)
+_BY_DIM: Final = Reduce(reduce_axes.axes_of_dim)
 # prod: reduction.cpp casts first; var, softmax: probes; rms_norm: operator.py casts.
-_BY_DIM_IN_FP32: Final = Reduce(rules.axes_of_dim, FP32)
+_BY_DIM_IN_FP32: Final = Reduce(reduce_axes.axes_of_dim, FP32)
 
 _ROWS: Final[list[Op]] = [
     *_group("elementwise", rules.binary(None), [
@@ -140,9 +140,9 @@ _ROWS: Final[list[Op]] = [
     *_group("reduction", rules.reduction, ["sum", "amax", "amin"], "reduce", reduce=_BY_DIM,
             recover=rules.reduced_rank(2)),
     Op("prod", "reduction", rules.reduction, "reduce", _BY_DIM_IN_FP32, recover=rules.reduced_rank(2)),
-    Op("var", "reduction", rules.var, "reduce", Reduce(rules.var_axes, FP32), recover=rules.reduced_rank(3)),
+    Op("var", "reduction", rules.var, "reduce", Reduce(reduce_axes.var_axes, FP32), recover=rules.reduced_rank(3)),
     Op("softmax", "reduction", rules.softmax, "reduce", _BY_DIM_IN_FP32, recover=rules.same),
-    Op("rms_norm", "reduction", rules.same, "reduce", Reduce(rules.last_axis, FP32)),
+    Op("rms_norm", "reduction", rules.same, "reduce", Reduce(reduce_axes.last_axis, FP32)),
     Op("cast", "cast", rules.cast, "vec"),
     # reshape/view copy (REGISTER_COPY) with the kernel's vec tile (rule: reshape-copy-needs-tile).
     Op("reshape", "reshape", rules.reshape, "copy", recover=rules.reshape_as_written),
@@ -156,8 +156,8 @@ _ROWS: Final[list[Op]] = [
     *_group("creation", rules.zeros_ones, ["zeros", "ones"]),
     Op("topk", "other", rules.topk),
     # A K mismatch still gives [..., M, N] from the operands.
-    Op("matmul", "matmul", rules.matmul, "cube", rhs="mat2", explicit_matmul=True, recover=rules.matmul_unchecked),
-    Op("__matmul__", "matmul", rules.matmul_operator, "cube", symbol="@", recover=rules.matmul_operator_unchecked),
+    Op("matmul", "matmul", matmul_rules.matmul, "cube", rhs="mat2", explicit_matmul=True, recover=matmul_rules.matmul_unchecked),
+    Op("__matmul__", "matmul", matmul_rules.matmul_operator, "cube", symbol="@", recover=matmul_rules.matmul_operator_unchecked),
     Op("__getitem__", "layout", rules.getitem, symbol="[]"),
 ]
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .ops import TensorVal
-from .shapes import ShapeError, Shape, differ, fmt_shape, index, is_int_key, numel
+from .indexing import index, is_int_key
+from .shapes import ShapeError, Shape, differ, fmt_shape, numel
 
 _SILENT = "PyPTO 0.2.0 does not check this: the kernel compiles and writes wrong data"
 

@@ -8,11 +8,9 @@ which rule, and every other fact about an op, is in its row in :mod:`.ops`.
 
 from __future__ import annotations
 
-from typing import Final
-
-from . import shapes
+from . import indexing, shapes
 from .dtypes import FP32, INT32
-from .shapes import Shape, normalize_axis
+from .shapes import Shape
 from .values import ANY, SCALAR, Args, Result, Rule, TensorVal
 
 
@@ -208,73 +206,6 @@ def topk(a: Args) -> Result:
     return (TensorVal(shape, x.dtype), TensorVal(shape, INT32))
 
 
-# --- torch's meaning of members PyPTO lacks (knowledge/members.py) -------------------------
-# Their arguments come on the parameters the member's row names: ``DIMS`` for a ``*dims`` list.
-
-DIMS: Final = tuple(f"d{i}" for i in range(8))
-
-
-def _int_args(a: Args) -> list[int] | None:
-    """``x.permute(1, 0)`` or ``x.permute([1, 0])``: the ints, or None if any is not known."""
-    if not a.given(DIMS[0], 1):
-        return []
-    if a.int_value(DIMS[0], 1) is None:
-        listed = a.dims(DIMS[0], 1)
-        return [d for d in listed if isinstance(d, int)] if listed and all(isinstance(d, int) for d in listed) else None
-    out: list[int] = []
-    for i, key in enumerate(DIMS):
-        if not a.given(key, i + 1):
-            break
-        v = a.int_value(key, i + 1)
-        if v is None:
-            return None
-        out.append(v)
-    return out
-
-
-def torch_permute(a: Args) -> Result:
-    """``x.permute(*dims)``: the dims in that order (a list that is not a permutation: unknown)."""
-    x, dims = _first(a), _int_args(a)
-    if x is None:
-        return None
-    if x.shape is None or dims is None:
-        return TensorVal(None, x.dtype)
-    axes = [normalize_axis(d, len(x.shape)) for d in dims]
-    if sorted(ax for ax in axes if ax is not None) != list(range(len(x.shape))) or len(axes) != len(x.shape):
-        return TensorVal(None, x.dtype)
-    return TensorVal(tuple(x.shape[ax] for ax in axes if ax is not None), x.dtype)
-
-
-def torch_squeeze(a: Args) -> Result:
-    """``x.squeeze()`` drops every dim of 1, ``x.squeeze(d)`` that one if it is 1; a dim that may
-    be 1 (unknown) leaves the shape unknown."""
-    x = _first(a)
-    if x is None:
-        return None
-    if x.shape is None:
-        return TensorVal(None, x.dtype)
-    if not a.given("dim", 1):
-        if any(not isinstance(d, int) for d in x.shape):
-            return TensorVal(None, x.dtype)
-        return TensorVal(tuple(d for d in x.shape if d != 1), x.dtype)
-    dim = a.int_value("dim", 1)
-    ax = None if dim is None else normalize_axis(dim, len(x.shape))
-    if ax is None or not isinstance(x.shape[ax], int):
-        return TensorVal(None, x.dtype)
-    return TensorVal(x.shape[:ax] + x.shape[ax + 1:] if x.shape[ax] == 1 else x.shape, x.dtype)
-
-
-def torch_expand(a: Args) -> Result:
-    """``x.expand(*sizes)``: the sizes, -1 keeping the (right-aligned) dim of ``x``."""
-    x, sizes = _first(a), _int_args(a)
-    if x is None:
-        return None
-    if x.shape is None or not sizes or len(sizes) < len(x.shape):
-        return TensorVal(None, x.dtype)
-    pad = (None,) * (len(sizes) - len(x.shape)) + x.shape
-    return TensorVal(tuple(p if s == -1 else s for s, p in zip(sizes, pad)), x.dtype)
-
-
 # --- recoveries that keep only the rank ---------------------------------------------------
 
 def _unknown_dims(rank: int) -> Shape:
@@ -319,135 +250,14 @@ def concat_rank(a: Args) -> Result:
     return TensorVal(None if first is None else _unknown_dims(len(first)), ts[0].dtype if len(dtypes) == 1 else None)
 
 
-def check_matmul_k(x: Shape, y: Shape, a_trans: bool, b_trans: bool, call: str) -> None:
-    """K-dimension valid shape mismatch (rule: matmul-k). ``call`` renders the fixed call,
-    given the b_trans to use."""
-    ka, kb = shapes.k_dims(x, y, a_trans, b_trans)
-    if not shapes.differ(ka, kb):
-        return
-    assert x is not None and y is not None
-    flags = f"a_trans={a_trans}, b_trans={b_trans}"
-    head = (
-        f"K-dimension mismatch: input {shapes.fmt_shape(x)} has K={ka}, "
-        f"mat2 {shapes.fmt_shape(y)} has K={kb} ({flags})"
-    )
-    ones = (not b_trans and y[-1] == 1) or (b_trans and y[-2] == 1)
-    if ones:
-        want = f"[{ka}, 1]" if not b_trans else f"[1, {ka}]"
-        head += f"; as a ones-vector reduction over the last axis of the input, mat2 must be {want}"
-    # Would the other b_trans make K agree? Then that is the fix.
-    other_ka, other_kb = shapes.k_dims(x, y, a_trans, not b_trans)
-    if shapes.same_dim(other_ka, other_kb):
-        note = f"use {call.format(b_trans=not b_trans)}"
-    elif ones:
-        note = f"build the ones vector with {ka} rows: pypto.full([{ka}, 1], 1.0, pypto.DT_FP32)"
-    else:
-        note = "the input's K (last dim, or dim -2 with a_trans) must equal mat2's K (dim -2, or last with b_trans)"
-    raise shapes.ShapeError("pypto-matmul-k", head, note)
-
-
-def _matmul_call(a: Args, rhs_key: str, out: str | None, a_trans: bool) -> str:
-    lhs, rhs = a.source("input", 0) or "a", a.source(rhs_key, 1) or "b"
-    flags = ", a_trans=True" if a_trans else ""
-    return f"pypto.matmul({lhs}, {rhs}, {out or 'out_dtype'}{flags}, b_trans={{b_trans}})"
-
-
-def matmul(a: Args, check: bool = True) -> Result:
-    x, y = a.tensor("input", 0), a.tensor("mat2", 1)
-    if x is None or y is None:
-        return None
-    a_trans = a.bool_value("a_trans", 99, False)
-    b_trans = a.bool_value("b_trans", 99, False)
-    if a_trans is None or b_trans is None:
-        return TensorVal(None, a.dtype("out_dtype", 2))
-    if check:
-        call = _matmul_call(a, "mat2", a.source("out_dtype", 2), a_trans)
-        check_matmul_k(x.shape, y.shape, a_trans, b_trans, call)
-    return TensorVal(shapes.matmul(x.shape, y.shape, a_trans, b_trans), a.dtype("out_dtype", 2))
-
-
-def _founded_mn(result: Result, x: Shape, y: Shape, a_trans: bool, b_trans: bool) -> Result:
-    """After a K mismatch, M (N) is founded only if flipping a_trans (b_trans) would not make
-    K agree: otherwise that operand may be the one laid out wrongly, and its other dim is M (N)."""
-    if not isinstance(result, TensorVal) or result.shape is None or len(result.shape) < 2:
-        return result
-    m, n = result.shape[-2:]
-    for flip_a, flip_b in ((True, False), (False, True), (True, True)):
-        if shapes.same_dim(*shapes.k_dims(x, y, a_trans != flip_a, b_trans != flip_b)):
-            m = None if flip_a else m
-            n = None if flip_b else n
-    return TensorVal(result.shape[:-2] + (m, n), result.dtype)
-
-
-def matmul_unchecked(a: Args) -> Result:
-    """Recovery of :func:`matmul` (K mismatch): [..., M, N] from the operands, as founded."""
-    x, y = a.tensor("input", 0), a.tensor("mat2", 1)
-    a_trans, b_trans = a.bool_value("a_trans", 99, False), a.bool_value("b_trans", 99, False)
-    if x is None or y is None or a_trans is None or b_trans is None:
-        return matmul(a, check=False)
-    return _founded_mn(matmul(a, check=False), x.shape, y.shape, a_trans, b_trans)
-
-
-# `@` picks out_dtype from the rhs dtype (rule: matmul-operator-dtype): FP16/BF16/FP32 keep it, INT8 gives INT32.
-MATMUL_OPERATOR_OUT: Final = {"DT_FP16": "DT_FP16", "DT_BF16": "DT_BF16", "DT_FP32": FP32, "DT_INT8": INT32}
-
-
-def matmul_operator(a: Args, check: bool = True) -> Result:
-    x, y = a.tensor("input", 0), a.tensor("other", 1)
-    if x is None or y is None:
-        return None
-    out = MATMUL_OPERATOR_OUT.get(y.dtype or "")
-    out_src = f"pypto.{out}" if out else "out_dtype"
-    if check:
-        check_matmul_k(x.shape, y.shape, False, False, _matmul_call(a, "other", out_src, False))
-    return TensorVal(shapes.matmul(x.shape, y.shape, False, False), out)
-
-
-def matmul_operator_unchecked(a: Args) -> Result:
-    """Recovery of :func:`matmul_operator` (K mismatch): [..., M, N] from the operands, as founded."""
-    x, y = a.tensor("input", 0), a.tensor("other", 1)
-    if x is None or y is None:
-        return None
-    return _founded_mn(matmul_operator(a, check=False), x.shape, y.shape, False, False)
-
-
 def getitem(a: Args) -> Result:
     x = _first(a)
     if x is None:
         return None
     keys = a.index_keys()
-    if keys and all(shapes.is_int_key(k) or k is shapes.MAYBE_INT_KEY for k in keys):
-        if x.shape is None or any(k is shapes.MAYBE_INT_KEY for k in keys):
+    if keys and all(indexing.is_int_key(k) or k is indexing.MAYBE_INT_KEY for k in keys):
+        if x.shape is None or any(k is indexing.MAYBE_INT_KEY for k in keys):
             return ANY  # maybe one element, maybe a sub-tensor
         if len(keys) == len(x.shape):
             return SCALAR  # an all-int index reads one element: a SymbolicScalar (INT32 tensors)
-    return TensorVal(shapes.index(x.shape, keys), x.dtype)
-
-
-# --- which axes a reduction reduces (for the tile checks) ------------------------------
-
-def axes_of_dim(a: Args, rank: int) -> list[int] | None:
-    """The ``dim`` argument (an int, or a list of ints)."""
-    dim = a.int_value("dim", 1)
-    if dim is not None and dim < -rank:
-        # 0.2.0 does not reject a negative out-of-range axis: it goes on to the last-axis
-        # alignment check (FC1001 when unaligned, oracle regression) and crashes otherwise
-        # (rule: reduce-negative-axis).
-        return [rank - 1]
-    if dim is None:
-        dims = a.dims("dim", 1)
-        if dims is None or any(not isinstance(d, int) for d in dims):
-            return None
-        return [normalize_axis(d, rank) or 0 for d in dims if isinstance(d, int)]
-    ax = normalize_axis(dim, rank)
-    return None if ax is None else [ax]
-
-
-def var_axes(a: Args, rank: int) -> list[int] | None:
-    """``var()`` with no ``dim`` reduces every axis."""
-    return list(range(rank)) if not a.given("dim", 1) else axes_of_dim(a, rank)
-
-
-def last_axis(a: Args, rank: int) -> list[int] | None:
-    """``rms_norm`` normalises over the last axis."""
-    return [rank - 1]
+    return TensorVal(indexing.index(x.shape, keys), x.dtype)

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from mypy_plugin.knowledge.boundary import (
-    Binding,
-    KernelSpec,
-    ParamSpec,
-    SymbolConflict,
-    TensorDesc,
-    check_args,
-    check_tensor,
-    symbol_conflicts,
-)
+from mypy_plugin.knowledge.boundary import KernelSpec, ParamSpec, TensorDesc
+from mypy_plugin.knowledge.boundary_args import check_args
+from mypy_plugin.knowledge.boundary_symbols import Binding, SymbolConflict, symbol_conflicts
+from mypy_plugin.knowledge.boundary_tensors import check_tensor
 
 X = ParamSpec("x", (16, 64), dtype="DT_FP32")
 OUT = ParamSpec("out", (16, 64), dtype="DT_FP32")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mypy_plugin.knowledge import shapes
-from mypy_plugin.knowledge.shapes import ShapeError, Span
+from mypy_plugin.knowledge import indexing, shapes
+from mypy_plugin.knowledge.indexing import Span
+from mypy_plugin.knowledge.shapes import ShapeError
 
 
 @pytest.mark.parametrize(
@@ -59,11 +60,11 @@ def test_reshape() -> None:
 
 
 def test_index_and_slices() -> None:
-    assert shapes.index((8, 64), [1]) == (64,)
-    assert shapes.index((8, 64), [-1, slice(-8, None)]) == (8,)
-    assert shapes.index((8, 64), [Ellipsis, slice(0, 8)]) == (8, 8)
-    assert shapes.index((8, 64), [Span(2), slice(None, None)]) == (2, 64)
-    assert shapes.index((8, 64), [slice(4, 12)]) == (None, 64)  # rule: slices-unchecked: out of range, unchecked
+    assert indexing.index((8, 64), [1]) == (64,)
+    assert indexing.index((8, 64), [-1, slice(-8, None)]) == (8,)
+    assert indexing.index((8, 64), [Ellipsis, slice(0, 8)]) == (8, 8)
+    assert indexing.index((8, 64), [Span(2), slice(None, None)]) == (2, 64)
+    assert indexing.index((8, 64), [slice(4, 12)]) == (None, 64)  # rule: slices-unchecked: out of range, unchecked
 
 
 def test_matmul_shapes_and_k() -> None:

@@ -1,0 +1,49 @@
+"""What the host evaluator needs to know about a whole module before walking it: torch and pypto names, in-place changes, nested kernels."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from ..kernels import names_jit
+from .mutation import CONTAINER_MUTATORS
+
+
+@dataclass
+class ModuleFacts:
+    torch: dict[str, str] = field(default_factory=dict)  # local name -> "torch" / "torch.randn"
+    pypto: set[str] = field(default_factory=set)  # local names of the pypto module
+    pypto_dtypes: dict[str, str] = field(default_factory=dict)  # ``from pypto import DT_FP16 as h``
+    calls: list[ast.Call] = field(default_factory=list)
+    # A subscript or attribute store, a ``name_`` or list-changing method call: something may
+    # be changed in place.
+    may_change: bool = False
+    nested_jit: bool = False  # a jit kernel is defined inside a function
+
+
+def scan(tree: ast.Module) -> ModuleFacts:
+    """One walk over the whole module."""
+    facts = ModuleFacts()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            facts.calls.append(node)
+            facts.may_change = facts.may_change or isinstance(node.func, ast.Attribute) and (
+                node.func.attr.endswith("_") or node.func.attr in CONTAINER_MUTATORS)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)):
+            facts.may_change = facts.may_change or not isinstance(node.ctx, ast.Load)
+        elif isinstance(node, ast.AugAssign):
+            facts.may_change = True
+        elif isinstance(node, ast.FunctionDef):
+            facts.nested_jit = facts.nested_jit or any(names_jit(d) for d in node.decorator_list)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "torch":
+                    facts.torch[alias.asname or "torch"] = "torch"
+        elif isinstance(node, ast.ImportFrom) and node.module == "torch" and node.level == 0:
+            for alias in node.names:
+                facts.torch[alias.asname or alias.name] = f"torch.{alias.name}"
+        if isinstance(node, ast.Import):
+            facts.pypto.update(a.asname or "pypto" for a in node.names if a.name == "pypto")
+        elif isinstance(node, ast.ImportFrom) and node.module == "pypto" and node.level == 0:
+            facts.pypto_dtypes.update((a.asname or a.name, a.name) for a in node.names if a.name.startswith("DT_"))
+    return facts

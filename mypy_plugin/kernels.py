@@ -1,0 +1,93 @@
+"""The kernel concept: the frontend's decorator names, what counts as a jit kernel or a helper, in mypy's tree and in Python's ``ast``."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+from mypy.nodes import Block, CallExpr, ClassDef, Decorator, FuncDef, MypyFile, RefExpr, Statement
+from mypy.types import CallableType, get_proper_type
+
+from . import kernel_copies
+
+JIT: Final = "pypto.frontend.jit"
+FUNCTION: Final = "pypto.frontend.function"  # a helper called from kernels, not a kernel itself
+KERNEL_DECORATORS: Final = frozenset({JIT})
+DECORATORS: Final = frozenset({JIT, FUNCTION})  # the frontend's decorators: a kernel or a helper
+JIT_DECORATOR_CALL: Final = "pypto.frontend._JitDecorator.__call__"  # ``@pypto.frontend.jit(...)``
+JIT_KERNEL_TYPE: Final = "pypto.frontend._JitKernel"  # a jit kernel's function type (see hooks._relax_kernel)
+# Host code is read with ``ast`` before any name is resolved: a jit decorator is known by its last name.
+_JIT_NAME: Final = JIT.rsplit(".", 1)[1]
+
+
+def decorated_with(deco: Decorator, fullnames: Iterable[str]) -> bool:
+    """``@name`` or ``@name(...)`` among the decorators, for one of ``fullnames``."""
+    wanted = set(fullnames)
+    for d in deco.original_decorators:
+        target = d.callee if isinstance(d, CallExpr) else d
+        if isinstance(target, RefExpr) and target.fullname in wanted:
+            return True
+    return False
+
+
+def is_kernel(module: MypyFile, func: FuncDef) -> bool:
+    func = kernel_copies.origin(func)  # a kernel checked again with a call's tensors
+    if not func.is_decorated:
+        return False
+    # A module-level kernel is its name's symbol: no scan (a scan per function is quadratic
+    # in a module of many kernels).
+    sym = module.names.get(func.name)
+    if sym is not None and isinstance(sym.node, Decorator) and sym.node.func is func:
+        return decorated_with(sym.node, KERNEL_DECORATORS)
+    for node in decorators(module.defs):
+        if node.func is func:
+            return decorated_with(node, KERNEL_DECORATORS)
+    return False
+
+
+def decorators(stmts: list[Statement]) -> Iterator[Decorator]:
+    """Every decorated function in ``stmts`` at any nesting (in functions, classes and every block
+    of a compound statement: the frontend compiles a kernel wherever it is defined), in source
+    order. A stack, not recursion: no nesting depth can exhaust Python's."""
+    stack = list(reversed(stmts))
+    while stack:
+        s = stack.pop()
+        inner: list[Statement] = []
+        if isinstance(s, Decorator):
+            yield s
+            inner = s.func.body.body
+        elif isinstance(s, FuncDef):
+            inner = s.body.body
+        elif isinstance(s, ClassDef):
+            inner = s.defs.body
+        else:
+            for attr in ("body", "else_body", "finally_body", "handlers"):
+                v = getattr(s, attr, None)
+                for b in v if isinstance(v, list) else [v]:
+                    if isinstance(b, Block):
+                        inner.extend(b.body)
+        stack.extend(reversed(inner))
+
+
+def jit_kernel(node: object) -> Decorator | None:
+    """``node`` if it is a ``@pypto.frontend.jit`` kernel: by its decorators, or (read from mypy's
+    cache, which keeps no decorators) by the function type the plugin gave it."""
+    if not isinstance(node, Decorator):
+        return None
+    if decorated_with(node, KERNEL_DECORATORS):
+        return node
+    t = get_proper_type(node.var.type)
+    return node if isinstance(t, CallableType) and t.fallback.type.fullname == JIT_KERNEL_TYPE else None
+
+
+def is_helper_decorator(node: Decorator) -> bool:
+    """``@pypto.frontend.function`` and not also a jit kernel."""
+    return decorated_with(node, {FUNCTION}) and not decorated_with(node, KERNEL_DECORATORS)
+
+
+def names_jit(decorator: ast.expr) -> bool:
+    """``@...jit`` or ``@...jit(...)`` in Python's ``ast``."""
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return isinstance(target, (ast.Name, ast.Attribute)) and (
+        target.id if isinstance(target, ast.Name) else target.attr) == _JIT_NAME

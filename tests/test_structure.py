@@ -1,0 +1,150 @@
+"""The code's shape: no module over 350 lines, no import cycle inside ``mypy_plugin``.
+
+Size: every Python module (``.py``) under ``mypy_plugin/`` and ``pypto_stubs/``. The ``.pyi``
+stubs are not counted: they mirror the layout of the real ``pypto`` package (``pypto/__init__.py``
+declares ``Tensor`` and the ops), and the plugin hooks on their fullnames, so they cannot be split.
+
+Cycles: only module-level imports count: the statements of a module's body, including those
+inside a top-level ``if``/``try`` (``try: import tomllib``), but not those under
+``if TYPE_CHECKING:`` (never run) and not imports inside functions (run when called, after every
+module is loaded: the deliberate way to defer an import). An edge goes to the module named
+(``from .x import y``: ``x``, or ``x.y`` when ``y`` is a submodule); the parent packages that
+Python also initialises are not edges (their ``__init__`` imports nothing at module level that
+could close a cycle, and counting them would make every subpackage a cycle with its parent).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_LINES = 350
+SIZED = ("mypy_plugin", "pypto_stubs")
+PACKAGE = "mypy_plugin"
+
+
+def _long_modules(root: Path, packages: tuple[str, ...]) -> list[str]:
+    out = []
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            n = len(path.read_text(encoding="utf-8").splitlines())
+            if n > MAX_LINES:
+                out.append(f"{path.relative_to(root)}: {n} lines")
+    return out
+
+
+def _module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _module_level_imports(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
+    out: list[ast.Import | ast.ImportFrom] = []
+    for stmt in body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            out.append(stmt)
+        elif isinstance(stmt, ast.If):
+            if not _is_type_checking(stmt.test):
+                out += _module_level_imports(stmt.body)
+            out += _module_level_imports(stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            for block in (stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody):
+                out += _module_level_imports(block)
+    return out
+
+
+def import_graph(root: Path, package: str) -> dict[str, set[str]]:
+    """Module -> the modules of ``package`` it imports at module level."""
+    paths = {_module_name(root, p): p for p in (root / package).rglob("*.py")}
+    graph: dict[str, set[str]] = {name: set() for name in paths}
+    for name, path in paths.items():
+        is_package = path.name == "__init__.py"
+        for imp in _module_level_imports(ast.parse(path.read_text(encoding="utf-8")).body):
+            if isinstance(imp, ast.Import):
+                targets = [a.name for a in imp.names]
+            else:
+                base = imp.module or ""
+                if imp.level:
+                    here = name.split(".") if is_package else name.split(".")[:-1]
+                    anchor = here[:len(here) - (imp.level - 1)]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in paths else base for a in imp.names]
+            graph[name] |= {t for t in targets if t in paths and t != name}
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle (its modules in import order, the first repeated at the end), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state:
+            found = visit(start)
+            if found:
+                return found
+    return None
+
+
+def test_no_module_over_350_lines() -> None:
+    long = _long_modules(ROOT, SIZED)
+    assert not long, f"modules over {MAX_LINES} lines (split them along a seam):\n" + "\n".join(long)
+
+
+def test_no_import_cycle_in_the_plugin() -> None:
+    graph = import_graph(ROOT, PACKAGE)
+    assert len(graph) > 50 and any(graph.values())  # the walk found the package and its imports
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+# --- the checks themselves, on a package made for them -----------------------------------
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize(("files", "cycle"), [
+    ({"p/__init__.py": "", "p/a.py": "from . import b\n", "p/b.py": "from .a import x\n"}, ["p.a", "p.b", "p.a"]),
+    ({"p/__init__.py": "", "p/a.py": "from .sub.c import f\n", "p/sub/__init__.py": "",
+      "p/sub/c.py": "import p.a\n"}, ["p.a", "p.sub.c", "p.a"]),
+    ({"p/__init__.py": "", "p/a.py": "from .sub import c\n", "p/sub/__init__.py": "",
+      "p/sub/c.py": "try:\n    from ..a import g\nexcept ImportError:\n    pass\n"}, ["p.a", "p.sub.c", "p.a"]),
+    # Function-level and TYPE_CHECKING imports do not count.
+    ({"p/__init__.py": "", "p/a.py": "from . import b\n",
+      "p/b.py": "def f():\n    from . import a\nif TYPE_CHECKING:\n    from .a import x\n"}, None),
+])
+def test_find_cycle(tmp_path: Path, files: dict[str, str], cycle: list[str] | None) -> None:
+    _write(tmp_path, files)
+    assert find_cycle(import_graph(tmp_path, "p")) == cycle
+
+
+def test_long_modules(tmp_path: Path) -> None:
+    _write(tmp_path, {"p/ok.py": "x = 1\n" * MAX_LINES, "p/long.py": "x = 1\n" * (MAX_LINES + 1),
+                      "p/stub.pyi": "x: int\n" * 1000})
+    assert _long_modules(tmp_path, ("p",)) == [f"p/long.py: {MAX_LINES + 1} lines"]
