@@ -118,3 +118,48 @@ def test_applying_the_note_fixes_the_error(
     fixed = apply(body, notes[0])
     assert fixed != body
     assert _errors(tmp_path, fixed) == []
+
+
+HOST_CALL = '''\
+import pypto
+import torch
+
+
+@pypto.frontend.jit
+def mm(a: pypto.Tensor([16, 64], pypto.DT_FP16), b: pypto.Tensor([64, 32], pypto.DT_FP16),
+       c: pypto.Tensor([16, 32], pypto.DT_FP32)):
+    pypto.set_cube_tile_shapes([16, 16], [16, 16], [16, 16])
+    c[:] = pypto.matmul(a, b, pypto.DT_FP32)
+
+
+def run() -> None:
+    a = torch.randn(16, 64, dtype=torch.float16)
+    w = torch.randn(32, 64, dtype=torch.float16)
+    mm(a, w.t(), torch.empty(16, 32))
+'''
+
+
+def test_the_layout_note_names_the_argument_as_written(tmp_path: Path) -> None:
+    (tmp_path / "mypy.ini").write_text(
+        "[mypy]\nplugins = mypy_plugin\n\n[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n"
+    )
+
+    def errors(source: str) -> list[tuple[int, str, str, list[str]]]:
+        (tmp_path / "k.py").write_text(source)
+        stdout, _, _ = api.run(["--config-file", str(tmp_path / "mypy.ini"), "--no-incremental",
+                                "--show-error-codes", "--no-pretty", "--cache-dir", str(tmp_path / "cache"),
+                                str(tmp_path / "k.py")])
+        found: list[tuple[int, str, str, list[str]]] = []
+        for line in stdout.splitlines():
+            m = re.match(r".*k\.py:(\d+): (error|note): (.*?)(?:  \[([a-z0-9-]+)\])?$", line)
+            if m is not None and m[2] == "error":
+                found.append((int(m[1]), m[4] or "", m[3], []))
+            elif m is not None and found:
+                found[-1][3].append(m[3])
+        return found
+
+    [(line, code, _, notes)] = errors(HOST_CALL)
+    assert (line, code, notes) == (15, "pypto-call-layout", ["pass w.t().contiguous()"])
+    m = re.fullmatch(r"pass (.+)\.contiguous\(\)", notes[0])
+    assert m is not None
+    assert errors(HOST_CALL.replace(f"mm(a, {m[1]},", f"mm(a, {m[1]}.contiguous(),")) == []

@@ -122,8 +122,9 @@ def findings(params: Parameters, site: CallSite) -> list[Finding]:
     if found:
         return found
     descs = [describe(a) for a in site.args[:len(spec.tensors)]]
-    for p, d in zip(spec.tensors, descs):
-        found.extend(check_tensor(spec, p, d))
+    texts = (*site.arg_texts, *("",) * len(descs))  # a site built without texts: the parameter names
+    for p, d, text in zip(spec.tensors, descs, texts):
+        found.extend(check_tensor(spec, p, d, text))
     found.extend(symbol_finding(spec, c) for c in symbol_conflicts(spec, descs))
     return found
 

@@ -46,6 +46,8 @@ class CallSite:
     star_args: bool = False  # *args / **kwargs at the call: the argument list is not known
     # The names in scope at the call (a kernel defined in the calling function reads them).
     env: Mapping[str, Value] = field(default_factory=dict, compare=False, hash=False)
+    # Each positional argument as written, for notes in the user's own names ("pass xt.contiguous()").
+    arg_texts: tuple[str, ...] = field(default=(), compare=False, hash=False)
 
 
 @dataclass
@@ -307,6 +309,7 @@ class HostEvaluator(ExpressionEvaluator):
             via=scope.via,
             star_args=star,
             env=dict(scope.env) if closure is None else closure,
+            arg_texts=tuple(_as_receiver(a) for a in call.args),
         ))
 
     def _helper(self, func: ast.FunctionDef, call: ast.Call, scope: _Scope) -> None:
@@ -334,3 +337,11 @@ class HostEvaluator(ExpressionEvaluator):
                 known = known or env[k.arg] is not UNKNOWN
         if known:
             self._block(func.body, _Scope(env, (*scope.via, f"{func.name} at line {call.lineno}"), scope.depth + 1))
+
+
+def _as_receiver(arg: ast.expr) -> str:
+    """The argument as written, ready for ``.contiguous()``; "" when too long to quote."""
+    text = ast.unparse(arg)
+    if not isinstance(arg, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+        text = f"({text})"
+    return text if len(text) <= 48 else ""

@@ -21,9 +21,10 @@ from .dtypes import nbytes
 from .shapes import numel
 
 
-def check_tensor(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> list[Finding]:
+def check_tensor(kernel: KernelSpec, p: ParamSpec, t: TensorDesc, written: str = "") -> list[Finding]:
     """Layout, rank, static dims and dtype of one argument tensor (shared symbols: see
-    :func:`symbol_conflicts`)."""
+    :func:`symbol_conflicts`). ``written``: the argument as the call writes it, when known (the
+    notes then use it; else the parameter's name)."""
     out: list[Finding] = []
     if t.contiguous is False:
         out.append(Finding(
@@ -31,7 +32,7 @@ def check_tensor(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> list[Findin
             f"{where(kernel, p.name)}: the tensor{_of(t)} is not contiguous (a view such as .t(), .T, "
             f'.transpose, .permute, .expand or a step slice); 0.2.0 raises RuntimeError "not all tensors '
             f'are contiguous" at run time',
-            "pass x.contiguous()",
+            f"pass {written or p.name}.contiguous()",
         ))
     rank = _rank_finding(kernel, p, t)
     if rank is not None:

@@ -103,7 +103,9 @@ def test_float64_is_double() -> None:
 def test_layout() -> None:
     [f] = check_tensor(STATIC, X, fp32(16, 64, contiguous=False))
     assert f.code == "pypto-call-layout" and 'RuntimeError "not all tensors are contiguous"' in f.message
-    assert f.note == "pass x.contiguous()"
+    assert f.note == "pass x.contiguous()"  # the runtime guard: the parameter's name
+    [f] = check_tensor(STATIC, X, fp32(16, 64, contiguous=False), "w.t()")
+    assert f.note == "pass w.t().contiguous()"  # mypy: the argument as the call writes it
 
 
 def test_args() -> None:
