@@ -398,8 +398,21 @@ SymInt: TypeAlias = int | SymbolicScalar
 # What the mypy plugin gives for an item of ``x.shape`` it cannot pin down (a dynamic dim, or a
 # tensor of unknown shape): an int or a SymbolicScalar at run time, so both. Not ``Any``, which
 # mypy would not hand to the plugin in ``t * x.shape[0]``. It does not exist at runtime.
-class _Dim(int, SymbolicScalar):  # type: ignore[misc]  # int and SymbolicScalar disagree on operators; int's win
+class _Dim(int, SymbolicScalar):  # type: ignore[misc]  # int and SymbolicScalar disagree on operators
+    # A dim that is an int or a SymbolicScalar at run time: arithmetic with ints keeps that, so
+    # ``(x.shape[2] - off).min(16)`` and ``shape[-1] //= 2`` on ``x.shape`` type-check as they run.
     def __init__(self, value: int = 0) -> None: ...
+    def __add__(self, other: int) -> _Dim: ...  # type: ignore[override]
+    def __radd__(self, other: int) -> _Dim: ...  # type: ignore[override]
+    def __sub__(self, other: int) -> _Dim: ...  # type: ignore[override]
+    def __rsub__(self, other: int) -> _Dim: ...  # type: ignore[override]
+    def __mul__(self, other: int) -> _Dim: ...  # type: ignore[override]
+    def __rmul__(self, other: int) -> _Dim: ...  # type: ignore[override]
+    def __floordiv__(self, other: int) -> _Dim: ...  # type: ignore[override]
+    def __rfloordiv__(self, other: int) -> _Dim: ...  # type: ignore[override]
+    def __mod__(self, other: int) -> _Dim: ...  # type: ignore[override]
+    def __rmod__(self, other: int) -> _Dim: ...  # type: ignore[override]
+    def __neg__(self) -> _Dim: ...  # type: ignore[override]
 symbolic_scalar = SymbolicScalar
 
 class Element:
