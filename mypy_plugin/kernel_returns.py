@@ -18,7 +18,7 @@ from typing import Final
 from .kernels import JIT
 from .module_constants import dotted
 from .rewrite_guard import ALIAS_PREFIX
-from .source_text import LINE_BREAK, EditError, SourceText
+from .source_text import EditError, SourceText
 
 KERNEL_RETURN_ALIAS: Final = ALIAS_PREFIX + "KernelReturn"
 _BETWEEN_PARAMS: Final = frozenset(b" \t\f\r\n,/")
@@ -72,27 +72,12 @@ def _last_param_end(src: SourceText, func: ast.FunctionDef | ast.AsyncFunctionDe
     return max(ends)
 
 
-def _skip(src: SourceText, i: int, chars: frozenset[int]) -> int:
-    """Past blanks (or ``chars``), comments and line continuations."""
-    data = src.data
-    while i < len(data):
-        c = data[i]
-        if c == ord("#"):
-            m = LINE_BREAK.search(data, i)
-            i = m.start() if m else len(data)
-        elif c in chars or (c == ord("\\") and LINE_BREAK.match(data, i + 1)):
-            i += 1
-        else:
-            break
-    return i
-
-
 def header_close(src: SourceText, func: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     """The offset just after the ``)`` that closes the parameter list, checked to be followed
     by the header's ``:`` (raises :class:`EditError` when the text does not confirm it)."""
-    close = _skip(src, _last_param_end(src, func), _BETWEEN_PARAMS)
+    close = src.skip(_last_param_end(src, func), _BETWEEN_PARAMS)
     src.expect(close, b")")
-    src.expect(_skip(src, close + 1, _BLANK), b":")
+    src.expect(src.skip(close + 1, _BLANK), b":")
     return close + 1
 
 

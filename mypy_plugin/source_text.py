@@ -58,21 +58,27 @@ class SourceText:
         if self.data[pos:pos + len(char)] != char:
             raise EditError(f"expected {char!r} at byte {pos}")
 
-    def open_paren_after(self, pos: int, limit: int) -> int:
-        """The ``(`` of a call whose callee ends at ``pos``: only whitespace, line breaks,
-        closing parens of a parenthesized callee, continuations and comments may come before it."""
+    def skip(self, pos: int, chars: frozenset[int], limit: int | None = None) -> int:
+        """Past ``chars``, comments and line continuations from ``pos`` (to ``limit`` at most)."""
+        end = len(self.data) if limit is None else limit
         i = pos
-        while i < limit:
+        while i < end:
             c = self.data[i]
-            if c == ord("("):
-                return i
             if c == ord("#"):
                 m = LINE_BREAK.search(self.data, i)
-                i = m.start() if m else limit
-            elif c in _SKIPPABLE or (c == ord("\\") and LINE_BREAK.match(self.data, i + 1)):
+                i = m.start() if m else end
+            elif c in chars or (c == ord("\\") and LINE_BREAK.match(self.data, i + 1)):
                 i += 1
             else:
                 break
+        return i
+
+    def open_paren_after(self, pos: int, limit: int) -> int:
+        """The ``(`` of a call whose callee ends at ``pos``: only whitespace, line breaks,
+        closing parens of a parenthesized callee, continuations and comments may come before it."""
+        i = self.skip(pos, _SKIPPABLE, limit)
+        if i < limit and self.data[i] == ord("("):
+            return i
         raise EditError(f"no call parenthesis after byte {pos}")
 
     def colon_after(self, pos: int) -> int:
