@@ -29,9 +29,14 @@ def k(a: pypto.Tensor([8, 64], pypto.DT_FP32), q: pypto.Tensor([16, 32], pypto.D
 
 
 def _errors(tmp_path: Path, body: str) -> list[tuple[int, str, str, list[str]]]:
-    """(line, code, message, notes) of each error."""
-    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n")
-    (tmp_path / "k.py").write_text(HEAD + body)
+    """(line, code, message, notes) of each error in the kernel HEAD + body."""
+    return _mypy_errors(tmp_path, "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n", HEAD + body)
+
+
+def _mypy_errors(tmp_path: Path, ini: str, source: str) -> list[tuple[int, str, str, list[str]]]:
+    """(line, code, message, notes) of each error mypy reports in ``source`` as k.py."""
+    (tmp_path / "mypy.ini").write_text(ini)
+    (tmp_path / "k.py").write_text(source)
     stdout, _, _ = api.run(["--config-file", str(tmp_path / "mypy.ini"), "--no-incremental",
                             "--show-error-codes", "--no-pretty", "--cache-dir", str(tmp_path / "cache"),
                             str(tmp_path / "k.py")])
@@ -140,26 +145,9 @@ def run() -> None:
 
 
 def test_the_layout_note_names_the_argument_as_written(tmp_path: Path) -> None:
-    (tmp_path / "mypy.ini").write_text(
-        "[mypy]\nplugins = mypy_plugin\n\n[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n"
-    )
-
-    def errors(source: str) -> list[tuple[int, str, str, list[str]]]:
-        (tmp_path / "k.py").write_text(source)
-        stdout, _, _ = api.run(["--config-file", str(tmp_path / "mypy.ini"), "--no-incremental",
-                                "--show-error-codes", "--no-pretty", "--cache-dir", str(tmp_path / "cache"),
-                                str(tmp_path / "k.py")])
-        found: list[tuple[int, str, str, list[str]]] = []
-        for line in stdout.splitlines():
-            m = re.match(r".*k\.py:(\d+): (error|note): (.*?)(?:  \[([a-z0-9-]+)\])?$", line)
-            if m is not None and m[2] == "error":
-                found.append((int(m[1]), m[4] or "", m[3], []))
-            elif m is not None and found:
-                found[-1][3].append(m[3])
-        return found
-
-    [(line, code, _, notes)] = errors(HOST_CALL)
+    ini = "[mypy]\nplugins = mypy_plugin\n\n[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n"
+    [(line, code, _, notes)] = _mypy_errors(tmp_path, ini, HOST_CALL)
     assert (line, code, notes) == (15, "pypto-call-layout", ["pass w.t().contiguous()"])
     m = re.fullmatch(r"pass (.+)\.contiguous\(\)", notes[0])
     assert m is not None
-    assert errors(HOST_CALL.replace(f"mm(a, {m[1]},", f"mm(a, {m[1]}.contiguous(),")) == []
+    assert _mypy_errors(tmp_path, ini, HOST_CALL.replace(f"mm(a, {m[1]},", f"mm(a, {m[1]}.contiguous(),")) == []
