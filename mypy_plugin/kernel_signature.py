@@ -13,23 +13,18 @@ from collections.abc import Iterator
 from mypy.nodes import (
     ARG_STAR,
     ARG_STAR2,
-    Block,
     Context,
     Decorator,
-    ForStmt,
     FuncDef,
-    IfStmt,
     MypyFile,
     ReturnStmt,
     Statement,
-    TryStmt,
-    WhileStmt,
-    WithStmt,
 )
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, CallableType, Type, TypeOfAny, UnboundType, UnionType, get_proper_type
 
 from . import errorcodes as codes
+from .body_walk import statements
 from .diagnostics import report
 from .kernel_returns import KERNEL_RETURN_ALIAS
 from .kernels import DECORATORS, KERNEL_DECORATORS, decorated_with
@@ -38,27 +33,7 @@ from .use_after_move import check_moves
 
 
 def _returns(stmts: list[Statement]) -> Iterator[ReturnStmt]:
-    for s in stmts:
-        if isinstance(s, ReturnStmt):
-            yield s
-        elif isinstance(s, Block):
-            yield from _returns(s.body)
-        elif isinstance(s, IfStmt):
-            for b in s.body:
-                yield from _returns(b.body)
-            if s.else_body:
-                yield from _returns(s.else_body.body)
-        elif isinstance(s, (ForStmt, WhileStmt)):
-            yield from _returns(s.body.body)
-            if s.else_body:
-                yield from _returns(s.else_body.body)
-        elif isinstance(s, WithStmt):
-            yield from _returns(s.body.body)
-        elif isinstance(s, TryStmt):
-            blocks: list[Block | None] = [s.body, *s.handlers, s.else_body, s.finally_body]
-            for blk in blocks:
-                if blk is not None:
-                    yield from _returns(blk.body)
+    return (s for s in statements(stmts) if isinstance(s, ReturnStmt))
 
 
 def _param_kind(analyzed: Type | None, written: Type) -> bool | None:

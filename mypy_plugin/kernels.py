@@ -6,10 +6,11 @@ import ast
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from mypy.nodes import Block, CallExpr, ClassDef, Decorator, FuncDef, MypyFile, RefExpr, Statement
+from mypy.nodes import CallExpr, Decorator, FuncDef, MypyFile, RefExpr, Statement
 from mypy.types import CallableType, get_proper_type
 
 from . import kernel_copies
+from .body_walk import statements
 
 JIT: Final = "pypto.frontend.jit"
 FUNCTION: Final = "pypto.frontend.function"  # a helper called from kernels, not a kernel itself
@@ -48,26 +49,8 @@ def is_kernel(module: MypyFile, func: FuncDef) -> bool:
 
 def decorators(stmts: list[Statement]) -> Iterator[Decorator]:
     """Every decorated function in ``stmts`` at any nesting (in functions, classes and every block
-    of a compound statement: the frontend compiles a kernel wherever it is defined), in source
-    order. A stack, not recursion: no nesting depth can exhaust Python's."""
-    stack = list(reversed(stmts))
-    while stack:
-        s = stack.pop()
-        inner: list[Statement] = []
-        if isinstance(s, Decorator):
-            yield s
-            inner = s.func.body.body
-        elif isinstance(s, FuncDef):
-            inner = s.body.body
-        elif isinstance(s, ClassDef):
-            inner = s.defs.body
-        else:
-            for attr in ("body", "else_body", "finally_body", "handlers"):
-                v = getattr(s, attr, None)
-                for b in v if isinstance(v, list) else [v]:
-                    if isinstance(b, Block):
-                        inner.extend(b.body)
-        stack.extend(reversed(inner))
+    of a compound statement: the frontend compiles a kernel wherever it is defined), in source order."""
+    return (s for s in statements(stmts, into_definitions=True) if isinstance(s, Decorator))
 
 
 def jit_kernel(node: object) -> Decorator | None:

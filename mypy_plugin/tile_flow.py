@@ -14,7 +14,6 @@ from typing import Final
 
 from mypy.nodes import (
     ARG_STAR,
-    AssignmentStmt,
     CallExpr,
     Decorator,
     Expression,
@@ -23,9 +22,7 @@ from mypy.nodes import (
     MemberExpr,
     MypyFile,
     NameExpr,
-    Node,
     OpExpr,
-    OperatorAssignmentStmt,
     RefExpr,
     Statement,
     TupleExpr,
@@ -34,6 +31,7 @@ from mypy.nodes import (
 
 from mypy.types import TupleType, Type, get_proper_type
 
+from .body_walk import body_expressions, child_exprs
 from .folding import int_of_expr, int_of_type
 from .kernels import is_kernel
 from .program_order import ProgramOrder
@@ -134,15 +132,7 @@ class _Flow(ProgramOrder[TileState]):
         return a.join(b)
 
     def simple(self, s: Statement, state: TileState) -> TileState:
-        if isinstance(s, AssignmentStmt):
-            state = self.expr(s.rvalue, state)
-            for lv in s.lvalues:
-                state = self.expr(lv, state)
-            return state
-        if isinstance(s, OperatorAssignmentStmt):
-            state = self.expr(s.rvalue, state)
-            return self.expr(s.lvalue, state)
-        for e in _child_exprs(s):
+        for e in child_exprs(s):
             state = self.expr(e, state)
         return state
 
@@ -157,7 +147,7 @@ class _Flow(ProgramOrder[TileState]):
                 state = self.expr(a, state)
             self.at[id(e)] = state
             return self.call(e, state)
-        for child in _child_exprs(e):
+        for child in child_exprs(e):
             state = self.expr(child, state)
         self.at[id(e)] = state
         return state
@@ -240,50 +230,12 @@ def _source(e: Expression) -> str | None:
     return None
 
 
-_CHILD_ATTRS: Final = ("expr", "left", "right", "operands", "base", "index", "items", "callee", "args",
-                       "begin_index", "end_index", "stride", "cond", "if_expr", "else_expr", "value",
-                       "lvalues", "rvalue", "target")
-_attrs_of: dict[type, tuple[str, ...]] = {}
-
-
-def _child_exprs(n: Node) -> list[Expression]:
-    """Direct sub-expressions, in source order (enough for evaluation order here)."""
-    cls = type(n)
-    attrs = _attrs_of.get(cls)
-    if attrs is None:  # which of the attributes this node class has, computed once per class
-        attrs = _attrs_of[cls] = tuple(a for a in _CHILD_ATTRS if hasattr(n, a))
-    out: list[Expression] = []
-    for name in attrs:
-        v = getattr(n, name, None)
-        if isinstance(v, Expression):
-            out.append(v)
-        elif isinstance(v, list):
-            out.extend(i for i in v if isinstance(i, Expression))
-    return out
-
-
 def _sets_tiles(func: FuncDef) -> bool:
     """Does the helper's own body call a tile setter (one level; deeper calls count as unknown)?"""
-    found = False
-
-    def visit(n: object, depth: int) -> None:
-        nonlocal found
-        if found or depth > 60:
-            return
-        if isinstance(n, CallExpr) and isinstance(n.callee, RefExpr) and n.callee.fullname in (SET_VEC, SET_CUBE):
-            found = True
-            return
-        for attr in ("body", "expr", "left", "right", "operands", "base", "index", "items", "callee", "args",
-                     "lvalues", "rvalue", "else_body", "handlers", "finally_body", "if_expr", "else_expr"):
-            v = getattr(n, attr, None)
-            if isinstance(v, list):
-                for i in v:
-                    visit(i, depth + 1)
-            elif isinstance(v, Node):
-                visit(v, depth + 1)
-
-    visit(func.body, 0)
-    return found
+    return any(
+        isinstance(e, CallExpr) and isinstance(e.callee, RefExpr) and e.callee.fullname in (SET_VEC, SET_CUBE)
+        for e in body_expressions(func.body.body)
+    )
 
 
 class TileFlowCache:

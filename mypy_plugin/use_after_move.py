@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from mypy.nodes import (
     AssignmentStmt,
-    Block,
     CallExpr,
     EllipsisExpr,
     Expression,
@@ -24,7 +23,6 @@ from mypy.nodes import (
     ForStmt,
     FuncDef,
     IndexExpr,
-    LambdaExpr,
     MemberExpr,
     NameExpr,
     Node,
@@ -39,6 +37,7 @@ from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, CallableType, TypeOfAny
 
 from . import errorcodes as codes
+from .body_walk import child_exprs, comprehension_names, statements
 from .diagnostics import report
 from .knowledge.ops import OPS
 from .program_order import ProgramOrder
@@ -68,30 +67,18 @@ def _name(e: Expression | None) -> str | None:
     return e.name if isinstance(e, NameExpr) else None
 
 
-_READ_ATTRS = ("callee", "expr", "left", "right", "operands", "base", "index", "items", "args",
-               "begin_index", "end_index", "stride", "cond", "if_expr", "else_expr", "value")
-
-
 def _reads(e: Node | None) -> Iterator[NameExpr]:
-    """Names read by an expression, in source order (not inside lambdas). An explicit stack,
-    not recursion: ``t + t + ... + t`` nests thousands deep, and nested ``yield from`` would
-    cost the depth for every name."""
-    stack: list[Node] = [e] if e is not None else []
+    """Names read by an expression, in source order (not inside lambdas, not a comprehension's
+    own ``for`` names inside it)."""
+    stack: list[tuple[Node, frozenset[str]]] = [(e, frozenset())] if e is not None else []
     while stack:
-        n = stack.pop()
-        if isinstance(n, LambdaExpr):
-            continue
+        n, shadowed = stack.pop()
         if isinstance(n, NameExpr):
-            yield n
+            if n.name not in shadowed:
+                yield n
             continue
-        children: list[Node] = []
-        for attr in _READ_ATTRS:
-            v = getattr(n, attr, None)
-            if isinstance(v, list):
-                children.extend(i for i in v if isinstance(i, Expression))
-            elif isinstance(v, Expression):
-                children.append(v)
-        stack.extend(reversed(children))
+        inner = shadowed | comprehension_names(n)
+        stack.extend((c, inner) for c in reversed(child_exprs(n)))
 
 
 class _Outputs:
@@ -137,20 +124,7 @@ def _pypto_call(e: Expression) -> bool:
 
 def _assignments(stmts: list[Statement]) -> Iterator[AssignmentStmt]:
     """Every assignment in a body, nested blocks included (not nested functions)."""
-    for s in stmts:
-        if isinstance(s, AssignmentStmt):
-            yield s
-        for attr in ("body", "else_body", "finally_body"):
-            b = getattr(s, attr, None)
-            if isinstance(b, Block):
-                yield from _assignments(b.body)
-            elif isinstance(b, list):  # IfStmt.body
-                for blk in b:
-                    if isinstance(blk, Block):
-                        yield from _assignments(blk.body)
-        for blk in getattr(s, "handlers", None) or []:
-            if isinstance(blk, Block):
-                yield from _assignments(blk.body)
+    return (s for s in statements(stmts) if isinstance(s, AssignmentStmt))
 
 
 class _Walker(ProgramOrder[Moved]):
@@ -231,7 +205,8 @@ class _Walker(ProgramOrder[Moved]):
                 if dest is not None and src is not None:
                     moved = {**moved, src: _Move(s.line, dest, f"{dest}.move({src})")}
             return moved
-        self._check(getattr(s, "expr", None), moved)
+        for e in child_exprs(s):
+            self._check(e, moved)
         return moved
 
 

@@ -1,0 +1,194 @@
+"""The one walker over function bodies: each node's sub-expressions in evaluation order, every
+statement of a body, every expression under a node, and the names a comprehension binds.
+
+Every flow pass and check reads bodies through these (tiles, moves, returns, tile setters,
+decorated functions), so a construct one of them sees (a comprehension, a dict display, a
+walrus) all of them see. Lambda bodies are not walked: they run when called. The walks use
+explicit stacks: ``t + t + ... + t`` nests thousands deep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+from mypy.nodes import (
+    AssertStmt,
+    AssertTypeExpr,
+    AssignmentExpr,
+    AssignmentStmt,
+    AwaitExpr,
+    Block,
+    CallExpr,
+    CastExpr,
+    ClassDef,
+    ComparisonExpr,
+    ConditionalExpr,
+    Decorator,
+    DelStmt,
+    DictExpr,
+    DictionaryComprehension,
+    Expression,
+    ExpressionStmt,
+    ForStmt,
+    FuncDef,
+    GeneratorExpr,
+    IfStmt,
+    IndexExpr,
+    ListComprehension,
+    ListExpr,
+    MatchStmt,
+    MemberExpr,
+    NameExpr,
+    Node,
+    OperatorAssignmentStmt,
+    OpExpr,
+    RaiseStmt,
+    ReturnStmt,
+    RevealExpr,
+    SetComprehension,
+    SetExpr,
+    SliceExpr,
+    StarExpr,
+    Statement,
+    TryStmt,
+    TupleExpr,
+    UnaryExpr,
+    WhileStmt,
+    WithStmt,
+    YieldExpr,
+    YieldFromExpr,
+)
+
+
+def _generator(g: GeneratorExpr | DictionaryComprehension) -> list[Expression | None]:
+    """Each ``for`` clause's iterable, then its conditions; the element last (it runs per item)."""
+    out: list[Expression | None] = []
+    for seq, conds in zip(g.sequences, g.condlists):
+        out.append(seq)
+        out.extend(conds)
+    if isinstance(g, GeneratorExpr):
+        out.append(g.left_expr)
+    else:
+        out.extend((g.key, g.value))
+    return out
+
+
+# What each node class evaluates, in order: attributes holding an expression or a list of them.
+# A class not listed has no sub-expressions here (names, literals, lambdas, nested definitions).
+# The right side of an assignment runs first; a compound statement's head only (its blocks are
+# ``statements``' job). Dict displays and comprehensions are in ``child_exprs``.
+_ATTRIBUTES: Final[dict[type, tuple[str, ...]]] = {
+    CallExpr: ("callee", "args"),
+    MemberExpr: ("expr",),
+    IndexExpr: ("base", "index"),
+    OpExpr: ("left", "right"),
+    ComparisonExpr: ("operands",),
+    UnaryExpr: ("expr",),
+    SliceExpr: ("begin_index", "end_index", "stride"),
+    TupleExpr: ("items",),
+    ListExpr: ("items",),
+    SetExpr: ("items",),
+    StarExpr: ("expr",),
+    ConditionalExpr: ("cond", "if_expr", "else_expr"),
+    AssignmentExpr: ("value", "target"),
+    ListComprehension: ("generator",),
+    SetComprehension: ("generator",),
+    CastExpr: ("expr",),
+    AssertTypeExpr: ("expr",),
+    RevealExpr: ("expr",),
+    AwaitExpr: ("expr",),
+    YieldExpr: ("expr",),
+    YieldFromExpr: ("expr",),
+    ExpressionStmt: ("expr",),
+    AssignmentStmt: ("rvalue", "lvalues"),
+    OperatorAssignmentStmt: ("rvalue", "lvalue"),
+    ReturnStmt: ("expr",),
+    AssertStmt: ("expr", "msg"),
+    DelStmt: ("expr",),
+    RaiseStmt: ("expr", "from_expr"),
+    IfStmt: ("expr",),
+    WhileStmt: ("expr",),
+    ForStmt: ("expr", "index"),
+    WithStmt: ("expr", "target"),
+    TryStmt: ("types", "vars"),
+    MatchStmt: ("subject", "guards"),
+}
+
+
+def child_exprs(n: Node) -> list[Expression]:
+    """The expressions ``n`` evaluates directly, in evaluation order."""
+    if isinstance(n, (GeneratorExpr, DictionaryComprehension)):
+        found: list[object] = list(_generator(n))
+    elif isinstance(n, DictExpr):
+        found = [e for pair in n.items for e in pair]
+    else:
+        found = []
+        for name in _ATTRIBUTES.get(type(n), ()):
+            v = getattr(n, name)
+            if isinstance(v, list):
+                found.extend(v)
+            else:
+                found.append(v)
+    return [e for e in found if isinstance(e, Expression)]
+
+
+def blocks(s: Statement) -> list[Block]:
+    """The blocks of a compound statement, in source order (not those of nested definitions)."""
+    if isinstance(s, Block):
+        return [s]
+    if isinstance(s, IfStmt):
+        return [*s.body, *([s.else_body] if s.else_body else [])]
+    if isinstance(s, (ForStmt, WhileStmt)):
+        return [s.body, *([s.else_body] if s.else_body else [])]
+    if isinstance(s, WithStmt):
+        return [s.body]
+    if isinstance(s, TryStmt):
+        return [b for b in (s.body, *s.handlers, s.else_body, s.finally_body) if b is not None]
+    if isinstance(s, MatchStmt):
+        return list(s.bodies)
+    return []
+
+
+def statements(stmts: Iterable[Statement], *, into_definitions: bool = False) -> Iterator[Statement]:
+    """Every statement of a body in source order, nested blocks included. Nested functions and
+    classes are yielded but not entered unless ``into_definitions`` (the frontend compiles a
+    kernel wherever it is defined)."""
+    stack = list(reversed(list(stmts)))
+    while stack:
+        s = stack.pop()
+        yield s
+        inner: list[Statement] = []
+        if into_definitions and isinstance(s, (Decorator, FuncDef)):
+            inner = (s.func if isinstance(s, Decorator) else s).body.body
+        elif into_definitions and isinstance(s, ClassDef):
+            inner = s.defs.body
+        else:
+            for b in blocks(s):
+                inner.extend(b.body)
+        stack.extend(reversed(inner))
+
+
+def expressions(root: Node) -> Iterator[Expression]:
+    """Every expression under ``root`` (a statement or an expression; itself included if an
+    expression), in source order, without entering blocks or lambdas."""
+    stack: list[Node] = [root]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Expression):
+            yield n
+        stack.extend(reversed(child_exprs(n)))
+
+
+def body_expressions(stmts: Iterable[Statement]) -> Iterator[Expression]:
+    """Every expression evaluated in a body (nested blocks included, nested definitions not)."""
+    for s in statements(stmts):
+        yield from expressions(s)
+
+
+def comprehension_names(n: Node) -> frozenset[str]:
+    """The names a comprehension binds (its ``for`` targets), which shadow outer names inside it."""
+    g = n.generator if isinstance(n, (ListComprehension, SetComprehension)) else n
+    if not isinstance(g, (GeneratorExpr, DictionaryComprehension)):
+        return frozenset()
+    return frozenset(e.name for index in g.indices for e in expressions(index) if isinstance(e, NameExpr))
