@@ -37,6 +37,9 @@ OUT_SHAPE: Final = ErrorCode("pypto-out-shape", "A result written into an output
 OUT_DTYPE: Final = ErrorCode("pypto-out-dtype", "A result written into an output of another dtype", _CATEGORY)
 USE_AFTER_MOVE: Final = ErrorCode("pypto-use-after-move", "A tensor read after it was moved into an output", _CATEGORY)
 KERNEL_SIGNATURE: Final = ErrorCode("pypto-kernel-signature", "A jit kernel definition the frontend rejects", _CATEGORY)
+KERNEL_SCOPE: Final = ErrorCode(
+    "pypto-kernel-scope", "A name read inside a lambda or comprehension of a jit kernel, which cannot see it", _CATEGORY
+)
 # Host calls of a kernel (the same codes as the runtime guard's findings).
 CALL_SHAPE: Final = ErrorCode("pypto-call-shape", "A kernel call whose tensor dims differ from the annotation", _CATEGORY)
 CALL_DTYPE: Final = ErrorCode("pypto-call-dtype", "A kernel call whose tensor dtype differs from the annotation", _CATEGORY)
@@ -50,7 +53,7 @@ BY_NAME: Final[dict[str, ErrorCode]] = {
     for c in (
         TRANSPOSE, NO_METHOD, REDUCE_ALIGN, MATMUL_K, BROADCAST, RESHAPE, AXIS, TILE_MISSING, TILE_RANK,
         CUBE_TILE, DTYPE_MISMATCH, MATMUL_DTYPE, MATMUL_DTYPE_DOC, MATMUL_RANK, OUT_SHAPE, OUT_DTYPE,
-        KERNEL_SIGNATURE, USE_AFTER_MOVE, CALL_SHAPE, CALL_DTYPE, CALL_RANK, CALL_SYMBOL, CALL_LAYOUT,
+        KERNEL_SIGNATURE, KERNEL_SCOPE, USE_AFTER_MOVE, CALL_SHAPE, CALL_DTYPE, CALL_RANK, CALL_SYMBOL, CALL_LAYOUT,
         CALL_ARGS,
     )
 }

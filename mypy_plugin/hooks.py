@@ -21,7 +21,7 @@ from .knowledge.checks import Call, Env, op_checks
 from .knowledge.members import MISSING, torch_transpose
 from .knowledge.tiles import NOT_SET, UNKNOWN, TileState
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
-from .kernel_signature import check_kernel
+from .kernel_checks import check_kernel
 from .knowledge.out_checks import check_write
 from .knowledge.shapes import ShapeError
 from .tensor_types import DIM, is_tensor, result_type, tensor_type, tensor_val

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from mypy.nodes import (
     ARG_STAR,
     ARG_STAR2,
-    Context,
     Decorator,
     FuncDef,
     MypyFile,
@@ -27,9 +26,7 @@ from . import errorcodes as codes
 from .body_walk import statements
 from .diagnostics import report
 from .kernel_returns import KERNEL_RETURN_ALIAS
-from .kernels import DECORATORS, KERNEL_DECORATORS, decorated_with
 from .tensor_types import is_tensor, tensor_val
-from .use_after_move import check_moves
 
 
 def _returns(stmts: list[Statement]) -> Iterator[ReturnStmt]:
@@ -52,16 +49,6 @@ def _param_kind(analyzed: Type | None, written: Type) -> bool | None:
     if isinstance(p, UnionType) and tensor_val(p) is not None:
         return None  # tensors of several shapes
     return False
-
-
-def check_kernel(api: CheckerPluginInterface, context: Context) -> None:
-    """Everything checked on a kernel's (or helper's) definition as a whole."""
-    if not isinstance(context, Decorator):
-        return
-    if decorated_with(context, DECORATORS):
-        check_moves(api, context.func)
-    if decorated_with(context, KERNEL_DECORATORS):
-        check_signature(api, context)
 
 
 def check_signature(api: CheckerPluginInterface, context: Decorator) -> None:

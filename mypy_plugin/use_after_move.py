@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from mypy.nodes import (
     AssignmentStmt,
     CallExpr,
+    Decorator,
     EllipsisExpr,
     Expression,
     ExpressionStmt,
@@ -210,5 +211,6 @@ class _Walker(ProgramOrder[Moved]):
         return moved
 
 
-def check_moves(api: CheckerPluginInterface, func: FuncDef) -> None:
+def check_moves(api: CheckerPluginInterface, deco: Decorator) -> None:
+    func = deco.func
     _Walker(api, _Outputs(func)).block(func.body.body, {})

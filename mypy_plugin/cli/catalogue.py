@@ -155,6 +155,15 @@ CODES: tuple[CodeDoc, ...] = (
         "o2[:] = pypto.cast(a * 2.0, pypto.DT_BF16)",
     ),
     CodeDoc(
+        "pypto-kernel-scope",
+        "A lambda, a generator expression or (before Python 3.12) a list/set/dict comprehension in a jit kernel "
+        "that reads a kernel parameter, local or module name: the frontend evaluates kernel code with empty "
+        "globals, so a nested scope sees only builtins and its own names.",
+        "NameError: name 'a' is not defined, at trace time.",
+        "parts = [a * float(i) for i in range(2)]\nout[:] = (lambda x: x * a)(b)",
+        "parts = [x * 2.0 for x in (a, b)]\nout[:] = (lambda x, a=a: x * a)(b)",
+    ),
+    CodeDoc(
         "pypto-use-after-move",
         "Reading a tensor after out[:] = t / out.move(t) handed its storage to an output.",
         "'ValueError: Empty tensor.' at trace time, or SIGSEGV in a reduction.",
@@ -164,7 +173,7 @@ CODES: tuple[CodeDoc, ...] = (
     CodeDoc(
         "pypto-kernel-signature",
         "A jit kernel definition the frontend rejects: a return, a return annotation (even -> None), a tensor "
-        "parameter after a non-tensor one, from __future__ import annotations.",
+        "parameter after a non-tensor one, from __future__ import annotations, a def inside the kernel.",
         "'ValueError: Return statements are not allowed' and friends.",
         "@pypto.frontend.jit\ndef k(cfg, a: pypto.Tensor([8, 16], pypto.DT_FP32)) -> None:\n    ...",
         "@pypto.frontend.jit\ndef k(a: pypto.Tensor([8, 16], pypto.DT_FP32), cfg=None):\n    ...",

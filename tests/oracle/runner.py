@@ -55,8 +55,10 @@ CODE_RULES: list[tuple[str, str]] = [
     (r"Non-FP8 inputs require identical dtypes|Unsupported output data type|unsupported dtype", "pypto-matmul-dtype"),
     (r"Tensor dimension mismatch|batchSize invalid", "pypto-matmul-rank"),
     (r"Axis is not in the reasonable range|Transpose dim \d+ is invalid|The value in dim is out of range", "pypto-axis"),
-    (r"Return statements are not allowed|Return annotation is not allowed|Non-tensor parameters must come after",
-     "pypto-kernel-signature"),
+    (r"Return statements are not allowed|Return annotation is not allowed|Non-tensor parameters must come after|"
+     r"function nested is not allowed", "pypto-kernel-signature"),
+    (r"Empty tensor\.", "pypto-use-after-move"),
+    (r"NameError: name '\w+' is not defined", "pypto-kernel-scope"),
     # the call of a kernel (host cases): 0.2.0's argument binding
     (r"not all tensors are contiguous", "pypto-call-layout"),
     (r"Expected at least \d+ tensor argument|Too many positional arguments|Unknown keyword argument|"
