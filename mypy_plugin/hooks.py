@@ -22,7 +22,7 @@ from .knowledge.members import MISSING, torch_transpose
 from .knowledge.tiles import NOT_SET, UNKNOWN, TileState
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from .kernel_checks import check_kernel
-from .knowledge.out_checks import check_write
+from .knowledge.out_checks import Write, check_write
 from .knowledge.shapes import ShapeError
 from .tensor_types import DIM, is_tensor, result_type, tensor_type, tensor_val
 from .kernels import JIT_KERNEL_TYPE, KERNEL_DECORATORS, decorated_with
@@ -269,7 +269,7 @@ def write_hook(session: Session, kind: str) -> Callable[[MethodContext], Type]:
             if keys is not None and any(k is None for k in keys):
                 return ctx.default_return_type
             target = args.source("input", 0) or "the output"
-            for problem in check_write(dest, keys, value, target):
+            for problem in check_write(Write(dest, keys, value, target)):
                 diagnostics.shape_error(ctx.api, problem, "", ctx.context)
         except Exception as err:
             degrade(err)

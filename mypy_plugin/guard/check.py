@@ -7,9 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..knowledge.boundary import Finding, KernelSpec, TensorDesc
-from ..knowledge.boundary_args import check_args
+from ..knowledge.boundary_checks import BoundaryCall, call_findings
 from ..knowledge.boundary_symbols import symbol_conflicts, symbol_finding
-from ..knowledge.boundary_tensors import check_tensor
 from .binding import array_types, rejected
 from .kernel_spec import kernel_spec
 from .tensors import describe, is_tensor
@@ -42,15 +41,10 @@ def findings_for_call(kernel: Any, args: Sequence[Any], kwargs: Mapping[str, Any
     spec = kernel_spec(kernel)
     if spec is None:
         return []
-    found = check_args(spec, [is_tensor(a) for a in args], {k: is_tensor(v) for k, v in kwargs.items()})
-    if found:
-        return found
     tensors = list(args[:len(spec.tensors)])
-    descs = [describe(t) for t in tensors]
-    for p, d in zip(spec.tensors, descs):
-        found.extend(check_tensor(spec, p, d))
-    found.extend(_symbol_findings(kernel, spec, tensors, descs))
-    return found
+    call = BoundaryCall(spec, [is_tensor(a) for a in args], {k: is_tensor(v) for k, v in kwargs.items()},
+                        lambda: [describe(t) for t in tensors])
+    return call_findings(call, lambda spec, descs: _symbol_findings(kernel, spec, tensors, list(descs)))
 
 
 def _symbol_findings(kernel: Any, spec: KernelSpec, tensors: list[Any], descs: list[TensorDesc]) -> list[Finding]:

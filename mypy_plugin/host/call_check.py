@@ -11,9 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..knowledge.boundary import TORCH_TO_PYPTO, Finding, KernelSpec, ParamSpec, TensorDesc
-from ..knowledge.boundary_args import check_args
-from ..knowledge.boundary_symbols import symbol_conflicts, symbol_finding
-from ..knowledge.boundary_tensors import check_tensor
+from ..knowledge.boundary_checks import BoundaryCall, call_findings
 from ..knowledge.dtypes import DTYPES, FP32
 from ..knowledge.shapes import Shape
 from ..knowledge.values import TensorVal
@@ -117,16 +115,9 @@ def findings(params: Parameters, site: CallSite) -> list[Finding]:
     rules, in the guard's order: the argument list first, then each tensor, then symbols)."""
     if site.star_args:
         return []
-    spec = params.spec
-    found = check_args(spec, [_is_tensor(a) for a in site.args], {k: _is_tensor(v) for k, v in site.keywords})
-    if found:
-        return found
-    descs = [describe(a) for a in site.args[:len(spec.tensors)]]
-    texts = (*site.arg_texts, *("",) * len(descs))  # a site built without texts: the parameter names
-    for p, d, text in zip(spec.tensors, descs, texts):
-        found.extend(check_tensor(spec, p, d, text))
-    found.extend(symbol_finding(spec, c) for c in symbol_conflicts(spec, descs))
-    return found
+    call = BoundaryCall(params.spec, [_is_tensor(a) for a in site.args], {k: _is_tensor(v) for k, v in site.keywords},
+                        lambda: [describe(a) for a in site.args[:len(params.spec.tensors)]], site.arg_texts)
+    return call_findings(call)
 
 
 def _pypto_dtype(torch_name: str | None) -> str | None:

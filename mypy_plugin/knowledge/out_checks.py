@@ -7,7 +7,9 @@ through ``out[i]`` fails at trace time while a ``[64]`` row is assembled (the re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
 
 from .ops import TensorVal
 from .indexing import index, is_int_key
@@ -46,41 +48,78 @@ def _shape_fix(region: Shape, value: Shape, target: str, whole: bool) -> str:
     return f"make the result {fmt_shape(region)}, or write it into a region of {target} of its shape {fmt_shape(value)}"
 
 
-def check_write(dest: TensorVal, keys: Sequence[object] | None, value: TensorVal, target: str) -> list[ShapeError]:
-    """``keys`` None means ``dest.move(value)``."""
-    problems: list[ShapeError] = []
-    whole = keys is None or is_whole(keys)
-    region: Shape = dest.shape if whole else index(dest.shape, keys or [])
-    region_text = f"{target} {fmt_shape(dest.shape)}" if whole else f"the region {fmt_shape(region)} of {target} {fmt_shape(dest.shape)}"
-    ints = 0 if whole or keys is None else sum(1 for k in keys if is_int_key(k))
-    slices = len(dest.shape) - ints if dest.shape is not None else None
-    if ints and region is not None and slices and value.shape is not None and len(value.shape) != slices:
-        # Tensor.__setitem__ -> _add_one_dim: the value needs one dim per slice of the key.
-        problems.append(
-            ShapeError(
-                "pypto-out-shape",
-                f"writes a {fmt_shape(value.shape)} result into {region_text} through {ints} int "
-                f"{'index' if ints == 1 else 'indices'}: the frontend needs a value with one dim per slice "
-                f"({slices}) and fails at trace time (AssertionError: The number of slice in key ({slices}) "
-                f"must match the length of input Tensor ({len(value.shape)}))",
-                f"write a {fmt_shape(region)} value (pypto.reshape(x, {list(region)})) or index with slices "
-                "(out[i:i + 1, :] = x)",
-            )
-        )
-    elif _provably_different(region, value.shape):
-        problems.append(
-            ShapeError(
-                "pypto-out-shape",
-                f"writes a {fmt_shape(value.shape)} result into {region_text}; {_SILENT}",
-                _shape_fix(region, value.shape, target, whole),
-            )
-        )
-    if value.dtype is not None and dest.dtype is not None and value.dtype != dest.dtype:
-        problems.append(
-            ShapeError(
-                "pypto-out-dtype",
-                f"writes a {value.dtype} result into {target}, which is {dest.dtype}; {_SILENT}",
-                f"cast it first: pypto.cast(result, pypto.{dest.dtype})",
-            )
-        )
-    return problems
+@dataclass(frozen=True)
+class Write:
+    """One write into an output: ``keys`` None means ``dest.move(value)``; ``target`` is the
+    destination as written, for the message."""
+
+    dest: TensorVal
+    keys: Sequence[object] | None
+    value: TensorVal
+    target: str
+
+    @property
+    def whole(self) -> bool:
+        return self.keys is None or is_whole(self.keys)
+
+    @property
+    def region(self) -> Shape:
+        return self.dest.shape if self.whole else index(self.dest.shape, self.keys or [])
+
+    @property
+    def region_text(self) -> str:
+        shape = fmt_shape(self.dest.shape)
+        return f"{self.target} {shape}" if self.whole else f"the region {fmt_shape(self.region)} of {self.target} {shape}"
+
+    @property
+    def int_keys(self) -> int:
+        return 0 if self.whole or self.keys is None else sum(1 for k in self.keys if is_int_key(k))
+
+    @property
+    def slices(self) -> int | None:
+        return len(self.dest.shape) - self.int_keys if self.dest.shape is not None else None
+
+
+def write_rank(w: Write) -> ShapeError | None:
+    """``Tensor.__setitem__`` -> ``_add_one_dim``: through int indices the value needs one dim per slice."""
+    ints, slices, value = w.int_keys, w.slices, w.value.shape
+    if not (ints and w.region is not None and slices and value is not None and len(value) != slices):
+        return None
+    return ShapeError(
+        "pypto-out-shape",
+        f"writes a {fmt_shape(value)} result into {w.region_text} through {ints} int "
+        f"{'index' if ints == 1 else 'indices'}: the frontend needs a value with one dim per slice "
+        f"({slices}) and fails at trace time (AssertionError: The number of slice in key ({slices}) "
+        f"must match the length of input Tensor ({len(value)}))",
+        f"write a {fmt_shape(w.region)} value (pypto.reshape(x, {list(w.region or ())})) or index with slices "
+        "(out[i:i + 1, :] = x)",
+    )
+
+
+def write_shape(w: Write) -> ShapeError | None:
+    if write_rank(w) is not None or not _provably_different(w.region, w.value.shape):
+        return None  # a rank failure at trace time comes first
+    return ShapeError(
+        "pypto-out-shape",
+        f"writes a {fmt_shape(w.value.shape)} result into {w.region_text}; {_SILENT}",
+        _shape_fix(w.region, w.value.shape, w.target, w.whole),
+    )
+
+
+def write_dtype(w: Write) -> ShapeError | None:
+    value, dest = w.value.dtype, w.dest.dtype
+    if value is None or dest is None or value == dest:
+        return None
+    return ShapeError(
+        "pypto-out-dtype",
+        f"writes a {value} result into {w.target}, which is {dest}; {_SILENT}",
+        f"cast it first: pypto.cast(result, pypto.{dest})",
+    )
+
+
+# The registry of output-write checks, in the order they are reported.
+WRITE_CHECKS: Final[tuple[Callable[[Write], "ShapeError | None"], ...]] = (write_rank, write_shape, write_dtype)
+
+
+def check_write(w: Write) -> list[ShapeError]:
+    return [e for e in (check(w) for check in WRITE_CHECKS) if e is not None]
