@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Final
 
+from .local_constants import LocalConstant
 from .module_constants import ModuleConstants, dotted
 from .rewrite_guard import ALIAS_PREFIX
 from .source_text import EditError, SourceText
@@ -230,9 +231,17 @@ class AnnotationRewriter:
             ints = [self.consts.int_value(item) for item in items]
             if not ints or any(v is None for v in ints):
                 continue
-            alias = CONST_TUPLE_ALIAS if isinstance(value, ast.Tuple) else CONST_ALIAS
-            self.src.insert(self.src.end(stmt.targets[0]), f": {alias}[{', '.join(map(str, ints))}]")
-            self._need(CONST_MARKER, alias)
+            self._declare(stmt, [v for v in ints if v is not None], isinstance(value, ast.Tuple))
+
+    def annotate_local_constants(self, found: list[LocalConstant]) -> None:
+        """The same for int constants bound once in a function (``D = 3072`` in a kernel)."""
+        for c in found:
+            self._declare(c.stmt, list(c.values), c.is_tuple)
+
+    def _declare(self, stmt: ast.Assign, ints: list[int], is_tuple: bool) -> None:
+        alias = CONST_TUPLE_ALIAS if is_tuple else CONST_ALIAS
+        self.src.insert(self.src.end(stmt.targets[0]), f": {alias}[{', '.join(map(str, ints))}]")
+        self._need(CONST_MARKER, alias)
 
     def add_imports(self, tree: ast.Module) -> None:
         """``; from typing import ...`` after a simple module-level statement: no line moves."""

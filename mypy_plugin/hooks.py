@@ -24,7 +24,7 @@ from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from .kernel_checks import check_kernel
 from .knowledge.out_checks import Write, check_write
 from .knowledge.shapes import ShapeError
-from .tensor_types import DIM, is_tensor, result_type, tensor_type, tensor_val
+from .tensor_types import DIM, dtype_type, is_tensor, result_type, tensor_type, tensor_val
 from .kernels import JIT_KERNEL_TYPE, KERNEL_DECORATORS, decorated_with
 from .tile_flow import TileFlowCache
 
@@ -291,6 +291,19 @@ def shape_attribute_hook(ctx: AttributeContext) -> Type:
         static = val.shape is not None and all(d is not None for d in val.shape)
         item: Type = named("builtins.int", []) if static else named(DIM, [])
         return named("builtins.list", [item])
+    except Exception as err:
+        degrade(err)
+        return ctx.default_attr_type
+
+
+def dtype_attribute_hook(ctx: AttributeContext) -> Type:
+    """``x.dtype``: the dtype's own marker type when the tensor's dtype is known (a subclass of
+    ``DataType``), so that ``out_dtype=x.dtype`` and ``pypto.cast(y, x.dtype)`` carry it."""
+    try:
+        val = tensor_val(ctx.type)
+        if val is None or val.dtype is None:
+            return ctx.default_attr_type
+        return dtype_type(val.dtype, ctx.api.named_generic_type)
     except Exception as err:
         degrade(err)
         return ctx.default_attr_type

@@ -173,6 +173,8 @@ class PyptoPlugin(Plugin):
             return hooks.transpose_attribute_hook(self.session)
         if fullname == "pypto.Tensor.shape":
             return hooks.shape_attribute_hook
+        if fullname == "pypto.Tensor.dtype":
+            return hooks.dtype_attribute_hook
         if fullname == "pypto.Tensor.ndim":
             return hooks.attribute_no_method_hook("ndim")
         return None

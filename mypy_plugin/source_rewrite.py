@@ -40,6 +40,7 @@ from typing import Final
 from . import rewrite_guard
 from .annotation_rewrite import EXPR_PREFIX, AnnotationRewriter, PyptoNames, annotation_sites
 from .kernel_returns import KERNEL_RETURN_ALIAS, add_kernel_returns
+from .local_constants import local_constants
 from .module_constants import ModuleConstants, all_nodes
 from .source_text import SourceText
 
@@ -59,10 +60,12 @@ def rewrite_unchecked(source: str) -> tuple[str, ast.Module]:
     tree = rewrite_guard.parse(source)
     src = SourceText(source)
     nodes = all_nodes(tree)
-    rewriter = AnnotationRewriter(src, ModuleConstants(tree, nodes), PyptoNames(nodes))
+    consts = ModuleConstants(tree, nodes)
+    rewriter = AnnotationRewriter(src, consts, PyptoNames(nodes))
     for node, params in annotation_sites(tree):
         rewriter.annotation(node, params)
     rewriter.annotate_constants()
+    rewriter.annotate_local_constants(local_constants(tree, consts))
     if add_kernel_returns(src, nodes):
         rewriter.need_marker(KERNEL_RETURN_ALIAS)
     rewriter.add_imports(tree)

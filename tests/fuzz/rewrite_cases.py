@@ -50,6 +50,9 @@ ODD_STATEMENTS = [
     "print(*args, sep='')",
     "c = {k: v for k, v in {}.items()}",
     "s2 = ('implicit'\n      'concat')",
+    # local int constants (local_constants.py): bound once, tuples, line breaks, rebound, shadowed
+    "D = 64", "E = D * 2", "T = (8, ROWS)", "D2 = (\n    16)", "K = 3  # type: int", "F = 1; G = F + 1",
+    "H = 2\nH = 3", "for L in range(2):\n    L = 4", "M = -(ROWS // 2)",
 ]
 HEADERS = [
     "",

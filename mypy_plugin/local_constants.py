@@ -1,0 +1,98 @@
+"""Int constants bound inside a function (``D = 3072``, ``TILE = (8, 64)`` in a kernel or a helper),
+read with :mod:`ast` for the source rewrite, which declares their folded value as it does for
+module constants. A name qualifies when the function binds it exactly once, by a plain
+assignment, and nothing in the function (a nested scope included) can bind it again."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from .knowledge.arith import int_of_ast
+from .module_constants import ModuleConstants, all_nodes, rebindable_names
+
+_MAX_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class LocalConstant:
+    stmt: ast.Assign
+    values: tuple[int, ...]
+    is_tuple: bool
+
+
+def _own_statements(stmts: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The function's own statements, nested blocks included, nested definitions not."""
+    stack = list(reversed(stmts))
+    while stack:
+        s = stack.pop()
+        yield s
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        inner: list[ast.stmt] = []
+        for field in ("body", "orelse", "finalbody"):
+            inner.extend(getattr(s, field, []))
+        for h in getattr(s, "handlers", []):
+            inner.extend(h.body)
+        for case in getattr(s, "cases", []):
+            inner.extend(case.body)
+        stack.extend(reversed(inner))
+
+
+def _bound_anywhere(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    return {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)} | {
+        a.arg for a in ast.walk(func) if isinstance(a, ast.arg)}
+
+
+class _Folder:
+    def __init__(self, consts: ModuleConstants) -> None:
+        self.consts = consts
+        self.found: list[LocalConstant] = []
+
+    def function(self, func: ast.FunctionDef | ast.AsyncFunctionDef, outer: Mapping[str, int]) -> None:
+        twice = rebindable_names(all_nodes(func))
+        if twice is None:
+            return  # exec / globals() / a star import inside: anything may be bound
+        bound = _bound_anywhere(func)
+        env = {k: v for k, v in outer.items() if k not in bound}  # closure constants not shadowed here
+        own = list(_own_statements(func.body))
+        for s in own:
+            if isinstance(s, ast.Assign) and s.type_comment is None and len(s.targets) == 1:
+                target = s.targets[0]
+                if isinstance(target, ast.Name) and target.id not in twice:
+                    self._constant(s, target.id, env, bound)
+        for s in own:
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.function(s, env)
+
+    def _constant(self, s: ast.Assign, name: str, env: dict[str, int], bound: set[str]) -> None:
+        def name_int(node: ast.expr, depth: int) -> int | None:
+            if not isinstance(node, ast.Name):
+                return None
+            if node.id in env:
+                return env[node.id]
+            return None if node.id in bound else self.consts.int_value(node, depth + 1)
+
+        value = s.value
+        items = value.elts if isinstance(value, ast.Tuple) else [value]
+        ints = [int_of_ast(item, name_int, 0, _MAX_DEPTH) for item in items]
+        if not ints or any(v is None for v in ints):
+            return
+        folded = tuple(v for v in ints if v is not None)
+        if not isinstance(value, ast.Tuple):
+            env[name] = folded[0]
+        self.found.append(LocalConstant(s, folded, isinstance(value, ast.Tuple)))
+
+
+def local_constants(tree: ast.Module, consts: ModuleConstants) -> list[LocalConstant]:
+    """Every qualifying assignment in every function of the module (methods and nested functions too)."""
+    folder = _Folder(consts)
+    for s in _own_statements(tree.body):
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            folder.function(s, {})
+        elif isinstance(s, ast.ClassDef):
+            for m in _own_statements(s.body):
+                if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    folder.function(m, {})
+    return folder.found
