@@ -29,6 +29,7 @@ class PyptoNames:
     def __init__(self, nodes: list[ast.AST]) -> None:
         self.modules = {"pypto"}
         self.tensors: set[str] = set()
+        self.imported: set[str] = {"pypto"}  # every name bound by importing pypto or from it
         star = False
         local: set[str] = set()
         for node in nodes:
@@ -36,9 +37,13 @@ class PyptoNames:
                 local.add(node.name)
             elif isinstance(node, ast.Import):
                 self.modules.update(a.asname for a in node.names if a.name == "pypto" and a.asname)
+                self.imported.update((a.asname or a.name).split(".")[0] for a in node.names
+                                     if a.name.split(".")[0] == "pypto")
             elif isinstance(node, ast.ImportFrom) and node.module == "pypto" and node.level == 0:
                 star = star or any(a.name == "*" for a in node.names)
                 self.tensors.update(a.asname or a.name for a in node.names if a.name in _TENSOR_NAMES)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "pypto" and node.level == 0:
+                self.imported.update(a.asname or a.name for a in node.names if a.name != "*")
         if star:
             self.tensors |= _TENSOR_NAMES
         self.tensors -= local

@@ -130,6 +130,13 @@ class CallArgs:
         s = self._slot(key, pos)
         return s is not None and s[0] is not None and _is_scalar(s[0])
 
+    def python_int(self, key: Key, pos: int) -> bool:
+        s = self._slot(key, pos)
+        p = get_proper_type(s[0]) if s is not None and s[0] is not None else None
+        if isinstance(p, LiteralType):
+            p = p.fallback
+        return isinstance(p, Instance) and p.type.fullname == "builtins.int"
+
     def int_value(self, key: Key, pos: int) -> int | None:
         s = self._slot(key, pos)
         if s is None:

@@ -20,10 +20,14 @@ REDUCE_ALIGN: Final = ErrorCode(
 MATMUL_K: Final = ErrorCode("pypto-matmul-k", "matmul operands whose K dims differ", _CATEGORY)
 BROADCAST: Final = ErrorCode("pypto-broadcast", "Shapes that do not broadcast", _CATEGORY)
 RESHAPE: Final = ErrorCode("pypto-reshape", "reshape/view that changes the element count or rank", _CATEGORY)
+RESHAPE_ALIGN: Final = ErrorCode(
+    "pypto-reshape-align", "A copying reshape/view whose vec tile's last entry is not 32-byte aligned", _CATEGORY
+)
 AXIS: Final = ErrorCode("pypto-axis", "Axis out of range", _CATEGORY)
 TILE_MISSING: Final = ErrorCode("pypto-tile-missing", "An op with no vec/cube tile set before it", _CATEGORY)
 TILE_RANK: Final = ErrorCode("pypto-tile-rank", "A vec tile with the wrong number of entries for an op", _CATEGORY)
 CUBE_TILE: Final = ErrorCode("pypto-cube-tile", "Cube tile values the matmul rejects", _CATEGORY)
+COMPARE_INT: Final = ErrorCode("pypto-compare-int", "A tensor compared with a Python int", _CATEGORY)
 DTYPE_MISMATCH: Final = ErrorCode("pypto-dtype-mismatch", "Tensor operands of different dtypes", _CATEGORY)
 MATMUL_DTYPE: Final = ErrorCode("pypto-matmul-dtype", "matmul input/output dtypes the compiler rejects", _CATEGORY)
 MATMUL_DTYPE_DOC: Final = ErrorCode(
@@ -51,8 +55,8 @@ CALL_ARGS: Final = ErrorCode("pypto-call-args", "A kernel call whose arguments t
 BY_NAME: Final[dict[str, ErrorCode]] = {
     c.code: c
     for c in (
-        TRANSPOSE, NO_METHOD, REDUCE_ALIGN, MATMUL_K, BROADCAST, RESHAPE, AXIS, TILE_MISSING, TILE_RANK,
-        CUBE_TILE, DTYPE_MISMATCH, MATMUL_DTYPE, MATMUL_DTYPE_DOC, MATMUL_RANK, OUT_SHAPE, OUT_DTYPE,
+        TRANSPOSE, NO_METHOD, REDUCE_ALIGN, MATMUL_K, BROADCAST, RESHAPE, RESHAPE_ALIGN, AXIS, TILE_MISSING, TILE_RANK,
+        CUBE_TILE, COMPARE_INT, DTYPE_MISMATCH, MATMUL_DTYPE, MATMUL_DTYPE_DOC, MATMUL_RANK, OUT_SHAPE, OUT_DTYPE,
         KERNEL_SIGNATURE, KERNEL_SCOPE, USE_AFTER_MOVE, CALL_SHAPE, CALL_DTYPE, CALL_RANK, CALL_SYMBOL, CALL_LAYOUT,
         CALL_ARGS,
     )

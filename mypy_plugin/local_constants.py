@@ -85,14 +85,18 @@ class _Folder:
         self.found.append(LocalConstant(s, folded, isinstance(value, ast.Tuple)))
 
 
-def local_constants(tree: ast.Module, consts: ModuleConstants) -> list[LocalConstant]:
-    """Every qualifying assignment in every function of the module (methods and nested functions too)."""
+def _uses(func: ast.AST, names: frozenset[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(func))
+
+
+def local_constants(tree: ast.Module, consts: ModuleConstants, pypto_names: frozenset[str]) -> list[LocalConstant]:
+    """Every qualifying assignment in every function of the module that mentions a name bound by
+    importing pypto (kernels, helpers; their nested functions too): other functions keep mypy's
+    own answers."""
     folder = _Folder(consts)
     for s in _own_statements(tree.body):
-        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            folder.function(s, {})
-        elif isinstance(s, ast.ClassDef):
-            for m in _own_statements(s.body):
-                if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    folder.function(m, {})
+        methods = _own_statements(s.body) if isinstance(s, ast.ClassDef) else [s]
+        for m in methods:
+            if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and _uses(m, pypto_names):
+                folder.function(m, {})
     return folder.found

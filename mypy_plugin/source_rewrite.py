@@ -61,11 +61,12 @@ def rewrite_unchecked(source: str) -> tuple[str, ast.Module]:
     src = SourceText(source)
     nodes = all_nodes(tree)
     consts = ModuleConstants(tree, nodes)
-    rewriter = AnnotationRewriter(src, consts, PyptoNames(nodes))
+    names = PyptoNames(nodes)
+    rewriter = AnnotationRewriter(src, consts, names)
     for node, params in annotation_sites(tree):
         rewriter.annotation(node, params)
     rewriter.annotate_constants()
-    rewriter.annotate_local_constants(local_constants(tree, consts))
+    rewriter.annotate_local_constants(local_constants(tree, consts, frozenset(names.imported)))
     if add_kernel_returns(src, nodes):
         rewriter.need_marker(KERNEL_RETURN_ALIAS)
     rewriter.add_imports(tree)

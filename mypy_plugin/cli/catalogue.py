@@ -164,6 +164,21 @@ CODES: tuple[CodeDoc, ...] = (
         "parts = [x * 2.0 for x in (a, b)]\nout[:] = (lambda x, a=a: x * a)(b)",
     ),
     CodeDoc(
+        "pypto-reshape-align",
+        "A reshape/view that copies, under a vec tile with one entry per output dim whose last entry x dtype "
+        "size is not a multiple of 32 bytes (the tile in force at the call).",
+        "CHECK FAILED: FwkOp tile shape's last dim is not aligned.",
+        "pypto.set_vec_tile_shapes(8, 4)\nr = a.reshape([16, 8])      # a: [8, 16] DT_FP32",
+        "pypto.set_vec_tile_shapes(8, 8)\nr = a.reshape([16, 8])",
+    ),
+    CodeDoc(
+        "pypto-compare-int",
+        "A tensor compared with a Python int (a > 0, 0 < a, pypto.eq(a, n) with n: int).",
+        "TypeError: Compare(): incompatible function arguments, at trace time.",
+        "m = a > 0",
+        "m = a > 0.0",
+    ),
+    CodeDoc(
         "pypto-use-after-move",
         "Reading a tensor after out[:] = t / out.move(t) handed its storage to an output.",
         "'ValueError: Empty tensor.' at trace time, or SIGSEGV in a reduction.",

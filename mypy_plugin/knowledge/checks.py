@@ -25,12 +25,13 @@ Check = Callable[[Call], "ShapeError | None"]
 # Raised by Python at trace time (op/matmul.py), before the compiler looks at any tile.
 TRACE_CHECKS: Final[dict[OpKind, tuple[Check, ...]]] = {
     "matmul": (mm.matmul_rank, mm.matmul_dtypes, mm.matmul_doc_dtypes),
+    "compare": (ew.int_scalar,),
 }
 # By the op's tile regime (the row's ``tile``).
 TILE_CHECKS: Final[dict[TileRegime, tuple[Check, ...]]] = {
     "vec": (tc.vec_tile_missing, tc.vec_tile_rank),
     "reduce": (tc.reduce_tile_missing, tc.vec_tile_rank, tc.reduce_align),
-    "copy": (tc.reshape_tile_missing,),
+    "copy": (tc.reshape_tile_missing, tc.copy_tile_align),
     "transpose": (tc.transpose_tile_rank,),
     "cube": (tc.cube_tile_missing, mm.cube_tile_values),
 }

@@ -37,3 +37,25 @@ def concat_dtypes(c: Call) -> ShapeError | None:
         "(The dataType of all tensors should be equal)",
         "cast them to one dtype with pypto.cast first",
     )
+
+
+def int_scalar(c: Call) -> ShapeError | None:
+    """TypeError "Compare(): incompatible function arguments" (rule: compare-float-scalar): a
+    comparison binds Compare(tensor, tensor | float), and a Python int is neither."""
+    if c.row.int_scalar:
+        return None
+    for key, pos, other_key, other_pos in (("input", 0, c.row.rhs, 1), (c.row.rhs, 1, "input", 0)):
+        if not c.args.python_int(key, pos) or c.args.tensor(other_key, other_pos) is None:
+            continue
+        name, value = c.args.source(key, pos), c.args.int_value(key, pos)
+        written = f"the Python int {name or value}" if (name or value) is not None else "a Python int"
+        if name is not None and value is not None:
+            written += f" (= {value})"
+        fix = f"float({name})" if name is not None else f"{value}.0" if value is not None else "float(...)"
+        return ShapeError(
+            "pypto-compare-int",
+            f"compares a tensor with {written}; 0.2.0 compares a tensor only with a tensor or a float and "
+            "fails at trace time (TypeError: Compare(): incompatible function arguments)",
+            f"compare with a float: {fix}",
+        )
+    return None

@@ -60,6 +60,9 @@ class Op:
     symbol: str | None = None  # "+" for __add__: how messages name an operator
     rhs: str = "other"  # the second tensor operand's parameter name
     explicit_matmul: bool = False  # takes a_trans / b_trans / out_dtype (pypto.matmul; `@` takes none)
+    # False: the scalar operand must not be a Python int (comparisons bind Compare(tensor, tensor |
+    # float) and fail with TypeError on an int: rule compare-float-scalar).
+    int_scalar: bool = True
     # After ``rule`` raised: the result the call meant (the requested shape, [..., M, N] of a
     # matmul), so that later checks still run; None: nothing founded, the result stays unknown.
     recover: Rule | None = None
@@ -96,12 +99,13 @@ Name = Union[str, tuple[str, str]]  # an op name, or (dunder name, operator symb
 def _group(
     kind: OpKind, rule: Rule, names: Sequence[Name], tile: TileRegime | None = None, *,
     reduce: Reduce | None = None, short_tile: ShortTile = "fails", recover: Rule | None = None,
+    int_scalar: bool = True,
 ) -> list[Op]:
     """One row per name, all sharing the same facts."""
     rows: list[Op] = []
     for entry in names:
         name, symbol = (entry, None) if isinstance(entry, str) else entry
-        rows.append(Op(name, kind, rule, tile, reduce, short_tile, symbol, recover=recover))
+        rows.append(Op(name, kind, rule, tile, reduce, short_tile, symbol, recover=recover, int_scalar=int_scalar))
     return rows
 
 
@@ -124,9 +128,11 @@ _ROWS: Final[list[Op]] = [
     # Comparisons of different dtypes compile in 0.2.0 (oracle regressions cmp_mixed_dtype_*),
     # so they are kind "compare" (no dtype check), not "elementwise".
     *_group("compare", rules.binary(BOOL), [
-        "eq", "ne", "lt", "le", "gt", "ge", "greater", "logical_and",
+        "eq", "ne", "lt", "le", "gt", "ge", "greater",
         ("__eq__", "=="), ("__ne__", "!="), ("__lt__", "<"), ("__le__", "<="), ("__gt__", ">"), ("__ge__", ">="),
-    ], "vec", short_tile="scalar-ok", recover=rules.binary_founded(BOOL)),
+    ], "vec", short_tile="scalar-ok", recover=rules.binary_founded(BOOL), int_scalar=False),
+    *_group("compare", rules.binary(BOOL), ["logical_and"], "vec", short_tile="scalar-ok",
+            recover=rules.binary_founded(BOOL)),
     *_group("unary", rules.same, [
         "exp", "exp2", "expm1", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "abs", "neg",
         "sign", "relu", "round", "ceil", "floor", "trunc", "sin", "cos", "sigmoid",

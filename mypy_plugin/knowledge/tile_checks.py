@@ -1,7 +1,8 @@
 """Checks on the tiles in force: reduction alignment, missing tiles, tile rank.
 
 Rules: reduce-last-axis-32-byte, vec-tile-required, reduce-without-tile-crashes,
-cube-tile-required, vec-tile-rank, transpose-tile-rank, reshape-copy-needs-tile (docs/rules.md).
+cube-tile-required, vec-tile-rank, transpose-tile-rank, reshape-copy-needs-tile, copy-tile-32-byte
+(docs/rules.md).
 What each op needs (its tile regime, reduced axes and dtype, special cases) is in its row.
 """
 
@@ -93,6 +94,43 @@ def vec_tile_missing(c: Call) -> ShapeError | None:
     )
 
 
+def _copies(c: Call, x: TensorVal) -> bool | None:
+    """Does this reshape/view copy (True), not copy (False), or can we not tell (None)? A target
+    written out as the tensor's own dims, without -1, is no copy (differential cases 55, 547)."""
+    target = c.args.dims("shape", 1)
+    if target is None or x.shape is None:
+        return None
+    if -1 not in target and tuple(target) == tuple(x.shape):
+        return False
+    if -1 not in target and any(not isinstance(d, int) for d in target):
+        return None
+    return True
+
+
+def copy_tile_align(c: Call) -> ShapeError | None:
+    """CHECK FAILED "FwkOp tile shape's last dim is not aligned" (rule: copy-tile-32-byte): a copying
+    reshape/view whose output has one dim per vec tile entry needs the tile's last entry x bytes to
+    be a multiple of 32. The tile in force at the call counts, not a later one (probes p50/p51);
+    with fewer or more tile entries than output dims 0.2.0 compiles it."""
+    x, out, vec = c.args.tensor("input", 0), c.result, c.env.vec
+    if x is None or not isinstance(out, TensorVal) or out.shape is None or out.dtype is None:
+        return None
+    if not isinstance(vec, tuple) or len(vec) != len(out.shape) or not isinstance(vec[-1], int) or not _copies(c, x):
+        return None
+    size, align = dtypes.nbytes(out.dtype), dtypes.elements_per_block(out.dtype)
+    if size is None or align is None or (vec[-1] * size) % dtypes.BLOCK_BYTES == 0:
+        return None
+    tile = "(" + ", ".join("?" if t is None else str(t) for t in vec) + ")"
+    return ShapeError(
+        "pypto-reshape-align",
+        f"copies into {fmt_shape(out.shape)} {out.dtype} under vec tile {tile}: its last entry {vec[-1]} x {size} "
+        f"bytes = {vec[-1] * size} bytes is not a multiple of 32 bytes; the compiler fails "
+        "(CHECK FAILED: FwkOp tile shape's last dim is not aligned)",
+        f"set the vec tile's last entry to a multiple of {align} before this call "
+        f"(e.g. {_nearest_multiple(vec[-1], align)})",
+    )
+
+
 def reshape_tile_missing(c: Call) -> ShapeError | None:
     """reshape / view copy the data (rule: reshape-copy-needs-tile), except a reshape
     to the very dims the tensor has, written out (differential cases 55, 547); with a -1 in the
@@ -102,15 +140,8 @@ def reshape_tile_missing(c: Call) -> ShapeError | None:
     if c.env.vec_set_in_kernel:
         return None
     x = c.args.tensor("input", 0)
-    if x is None or x.shape is None:
-        return None
-    target = c.args.dims("shape", 1)
-    if target is None:
-        return None
-    if -1 not in target and tuple(target) == tuple(x.shape):
-        return None
-    if -1 not in target and any(not isinstance(d, int) for d in target):
-        return None  # cannot tell whether the shape changes
+    if x is None or not _copies(c, x):
+        return None  # no copy, or cannot tell whether the shape changes
     return vec_tile_missing(c)
 
 

@@ -58,6 +58,8 @@ CODE_RULES: list[tuple[str, str]] = [
     (r"Return statements are not allowed|Return annotation is not allowed|Non-tensor parameters must come after|"
      r"function nested is not allowed", "pypto-kernel-signature"),
     (r"Empty tensor\.", "pypto-use-after-move"),
+    (r"FwkOp tile shape's last dim is not aligned", "pypto-reshape-align"),
+    (r"Compare\(\): incompatible function arguments", "pypto-compare-int"),
     (r"NameError: name '\w+' is not defined", "pypto-kernel-scope"),
     # the call of a kernel (host cases): 0.2.0's argument binding
     (r"not all tensors are contiguous", "pypto-call-layout"),

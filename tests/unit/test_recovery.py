@@ -42,6 +42,9 @@ class FakeArgs:
         v = self._get(pos)
         return list(v) if isinstance(v, list) else None
 
+    def python_int(self, key: Key, pos: int) -> bool:
+        return False
+
     def varargs_dims(self, pos: int) -> list[Dim] | None:
         return None
 

@@ -36,11 +36,16 @@ CASES = {
     "old_mac_line_ends": (
         "import pypto\rROWS = 8\rdef k(a: pypto.Tensor([ROWS, 4], pypto.DT_FP32)) -> None:\r    x = 1\r",
         f"import pypto; {FINAL}\rROWS: _PyptoStubsConst[8] = 8\rdef k(a: pypto.Tensor[[ROWS, 4], pypto.DT_FP32]) -> None:\r"
-        "    x = 1\r",
+        "    x: _PyptoStubsConst[1] = 1\r",
     ),
     "windows_line_ends": (
         "import pypto\r\ndef k(a: pypto.Tensor([8, 4], pypto.DT_FP32)) -> None:\r\n    x = 1\r\n",
-        "import pypto\r\ndef k(a: pypto.Tensor[[8, 4], pypto.DT_FP32]) -> None:\r\n    x = 1\r\n",
+        f"import pypto; {FINAL}\r\ndef k(a: pypto.Tensor[[8, 4], pypto.DT_FP32]) -> None:\r\n    x: _PyptoStubsConst[1] = 1\r\n",
+    ),
+    "local_constant_only_in_functions_that_use_pypto": (
+        "import pypto\ndef plain():\n    x = 1\ndef k(a: pypto.Tensor[[8], pypto.DT_FP32]) -> None:\n    x = 1\n",
+        f"import pypto; {FINAL}\ndef plain():\n    x = 1\ndef k(a: pypto.Tensor[[8], pypto.DT_FP32]) -> None:\n"
+        "    x: _PyptoStubsConst[1] = 1\n",
     ),
     "call_dim": (
         'import pypto\ndef k(a: pypto.Tensor([cfg.get("rows", 8), 4], pypto.DT_FP32)) -> None: ...\n',
@@ -52,7 +57,7 @@ CASES = {
     ),
     "dim_over_two_lines": (
         "import pypto\ndef k(a: pypto.Tensor([n *  # half\n    2, 4], pypto.DT_FP32)) -> None:\n    y = 1\n",
-        "import pypto\ndef k(a: pypto.Tensor[['=n * 2'\n, 4], pypto.DT_FP32]) -> None:\n    y = 1\n",
+        f"import pypto; {FINAL}\ndef k(a: pypto.Tensor[['=n * 2'\n, 4], pypto.DT_FP32]) -> None:\n    y: _PyptoStubsConst[1] = 1\n",
     ),
     "dict_unpacking_and_empty_dict": (
         "import pypto\ndef k(a: pypto.Tensor[{**SPEC}], b: pypto.Tensor[{}]) -> None: ...\n",
