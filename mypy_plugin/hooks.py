@@ -17,7 +17,7 @@ from . import call_sites, diagnostics
 from .call_args import CallArgs
 from .config import PluginConfig
 from .debug import degrade
-from .knowledge.checks import Call, Env, op_checks
+from .knowledge.checks import Call, Env, op_checks, run_checks
 from .knowledge.members import MISSING, torch_transpose
 from .knowledge.tiles import NOT_SET, UNKNOWN, TileState
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
@@ -103,14 +103,10 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
         # Still run the checks: which error the compiler raises first varies by op (a comparison
         # with no tile fails on the tile before its shapes), so report every one that holds.
         diagnostics.shape_error(ctx.api, err, label, ctx.context, unwatched=operator, once=True)
-    checks = op_checks(op)
-    if checks:
+    if op_checks(op):
         env = session.env(ctx) or session.unknown_env
-        call = Call(op.name, op.kind, label, args, env, result)
-        for check in checks:
-            problem = check(call)
-            if problem is not None:
-                diagnostics.shape_error(ctx.api, problem, label, ctx.context, unwatched=operator, once=True)
+        for problem in run_checks(op, Call(op.name, op.kind, label, args, env, result)):
+            diagnostics.shape_error(ctx.api, problem, label, ctx.context, unwatched=operator, once=True)
     return _result_type(result, ctx.default_return_type, ctx.api)
 
 

@@ -23,8 +23,9 @@ from .shapes import ShapeError
 Check = Callable[[Call], "ShapeError | None"]
 
 # Raised by Python at trace time (op/matmul.py), before the compiler looks at any tile.
+# A failure here means the op is never built: the checks after it are not asked.
 TRACE_CHECKS: Final[dict[OpKind, tuple[Check, ...]]] = {
-    "matmul": (mm.matmul_rank, mm.matmul_dtypes, mm.matmul_doc_dtypes),
+    "matmul": (mm.matmul_rank, mm.matmul_dtypes),
     "compare": (ew.int_scalar,),
 }
 # By the op's tile regime (the row's ``tile``).
@@ -39,6 +40,7 @@ TILE_CHECKS: Final[dict[TileRegime, tuple[Check, ...]]] = {
 COMPILE_CHECKS: Final[dict[OpKind, tuple[Check, ...]]] = {
     "elementwise": (ew.dtype_mismatch,),
     "concat": (ew.concat_dtypes,),
+    "matmul": (mm.matmul_doc_dtypes,),  # advice only (off by default): 0.2.0 compiles these
 }
 
 
@@ -46,4 +48,18 @@ def op_checks(op: Op) -> tuple[Check, ...]:
     """The checks for one op, in the order the compiler would meet them."""
     tile = TILE_CHECKS[op.tile] if op.tile is not None else ()
     return TRACE_CHECKS.get(op.kind, ()) + tile + COMPILE_CHECKS.get(op.kind, ())
+
+
+def run_checks(op: Op, call: Call) -> list[ShapeError]:
+    """What the op's checks report for one call; nothing after a trace-time failure (a comparison
+    with an int never reaches the tile that a missing tile would blame)."""
+    trace = TRACE_CHECKS.get(op.kind, ())
+    found: list[ShapeError] = []
+    for check in op_checks(op):
+        problem = check(call)
+        if problem is not None:
+            found.append(problem)
+            if check in trace:
+                break
+    return found
 
