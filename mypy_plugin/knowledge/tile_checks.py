@@ -147,15 +147,19 @@ def reshape_tile_missing(c: Call) -> ShapeError | None:
 
 def reduce_tile_missing(c: Call) -> ShapeError | None:
     """A reduction with no vec tile reads past an empty tile list: SIGSEGV, no message
-    (rule: reduce-without-tile-crashes)."""
+    (rule: reduce-without-tile-crashes). One that reduces a 2-byte float in FP32 first casts it,
+    and the CAST fails first: F21004 (softmax, var, prod, rms_norm on FP16/BF16, probed)."""
     label, a, env = c.label, c.args, c.env
-    if env.vec is not NOT_SET or a.tensor("input", 0) is None:
+    x = a.tensor("input", 0)
+    if env.vec is not NOT_SET or x is None:
         return None
-    return ShapeError(
-        "pypto-tile-missing",
-        f"{label} runs with no vec tile set in this kernel; PyPTO 0.2.0 crashes with SIGSEGV and no message",
-        _SET_VEC_NOTE,
-    )
+    widens = c.row.reduce.widens_to if c.row.reduce is not None else None
+    if widens is not None and x.dtype in _TWO_BYTE_FLOATS:
+        reaction = (f"its {x.dtype} input is first cast to {widens}, and the compiler raises F21004 "
+                    "(op [CAST]tile shape not set)")
+    else:
+        reaction = "PyPTO 0.2.0 crashes with SIGSEGV and no message"
+    return ShapeError("pypto-tile-missing", f"{label} runs with no vec tile set in this kernel; {reaction}", _SET_VEC_NOTE)
 
 
 def cube_tile_missing(c: Call) -> ShapeError | None:
