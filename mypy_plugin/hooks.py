@@ -22,11 +22,13 @@ from .knowledge.members import MISSING, torch_transpose
 from .knowledge.tiles import NOT_SET, UNKNOWN, TileState
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from .kernel_checks import check_kernel
-from .knowledge.out_checks import Write, check_write
+from .knowledge.out_checks import Write, check_write, is_whole
 from .knowledge.shapes import ShapeError
 from .tensor_types import DIM, dtype_type, is_tensor, result_type, tensor_type, tensor_val
 from .kernels import JIT_KERNEL_TYPE, KERNEL_DECORATORS, decorated_with
+from .local_buffers import LocalBuffers
 from .tile_flow import TileFlowCache
+from .use_after_move import Outputs
 
 
 def _result_type(result: Result, default: Type, api: CheckerPluginInterface) -> Type:
@@ -51,6 +53,8 @@ class Session:
         # Outside a function (or where mypy hides it) the tiles are unknown: tile checks stay silent.
         self._envs: dict[tuple[TileState, bool], Env] = {}
         self.unknown_env = Env(UNKNOWN, UNKNOWN, config.has_reduce_align_rule, config.reduce_align_fallback)
+        self._outputs: tuple[FuncDef, Outputs] | None = None
+        self._buffers: LocalBuffers | None = None
 
     @staticmethod
     def _where(api: object) -> tuple[MypyFile, FuncDef, dict[str, MypyFile]] | None:
@@ -68,6 +72,24 @@ class Session:
         if where is None or not isinstance(expr, NameExpr):
             return False
         return any(arg.variable is expr.node for arg in where[1].arguments)
+
+    def is_local_buffer(self, ctx: MethodContext, expr: object) -> bool:
+        """Is ``expr`` a local of the function every assignment of which is a ``pypto.*`` call?"""
+        where = self._where(ctx.api)
+        if where is None or not isinstance(expr, NameExpr) or self.is_parameter(ctx, expr):
+            return False
+        func = where[1]
+        if self._outputs is None or self._outputs[0] is not func:
+            self._outputs = (func, Outputs(func))  # the last function's: writes come one function at a time
+        return self._outputs[1].tensor(expr) is not None
+
+    def is_retyped_buffer(self, ctx: FunctionContext) -> bool:
+        where = self._where(ctx.api)
+        if where is None:
+            return False
+        if self._buffers is None or self._buffers.func is not where[1]:
+            self._buffers = LocalBuffers(where[1])
+        return self._buffers.is_retyped(ctx.context)
 
     def transpose_fix(self, ctx: AttributeContext) -> str | None:
         where = self._where(ctx.api)
@@ -158,9 +180,16 @@ def no_method_hook(name: str) -> Callable[[MethodContext], Type]:
     return hook
 
 
-def constructor_hook(ctx: FunctionContext) -> Type:
-    """``pypto.Tensor([8, 64], pypto.DT_FP32)`` as a value: a tensor of that shape."""
+def constructor_hook(session: Session) -> Callable[[FunctionContext], Type]:
+    return lambda ctx: _constructor(session, ctx)
+
+
+def _constructor(session: Session, ctx: FunctionContext) -> Type:
+    """``pypto.Tensor([8, 64], pypto.DT_FP32)`` as a value: a tensor of that shape (no shape and no
+    dtype for a local buffer that a whole write re-types: local_buffers.py)."""
     try:
+        if session.is_retyped_buffer(ctx):
+            return tensor_type(TensorVal(None, None), ctx.api.named_generic_type)
         args = CallArgs.of_function(ctx)
         dims = args.dims("shape", 0)
         dtype = args.dtype("dtype", 1) if args.given("dtype", 1) else ("DT_FP32" if dims else None)
@@ -248,7 +277,8 @@ def decorator_hook(ctx: FunctionContext | MethodContext) -> Type:
 
 def write_hook(session: Session, kind: str) -> Callable[[MethodContext], Type]:
     """``out[...] = value`` (``__setitem__``) and ``out.move(value)`` into a parameter of the
-    function: an output. (A move into a local re-types the local; nothing is wrong there.)"""
+    function (an output), and ``buf[a:b, ...] = value`` into a local ``pypto.tensor(...)`` buffer.
+    (A whole write into a local moves the value there and re-types it: nothing is wrong.)"""
 
     def hook(ctx: MethodContext) -> Type:
         try:
@@ -256,12 +286,14 @@ def write_hook(session: Session, kind: str) -> Callable[[MethodContext], Type]:
             if dest is None:
                 return ctx.default_return_type
             args = CallArgs.of_method(ctx)
-            if not session.is_parameter(ctx, args.receiver_expr):
+            keys = args.index_keys() if kind == "setitem" else None
+            region = keys is not None and not is_whole(keys)  # an assemble, not a move
+            receiver = args.receiver_expr
+            if not (session.is_parameter(ctx, receiver) or region and session.is_local_buffer(ctx, receiver)):
                 return ctx.default_return_type
             value = args.tensor("value", 2) if kind == "setitem" else args.tensor("other", 1)
             if value is None:
                 return ctx.default_return_type
-            keys = args.index_keys() if kind == "setitem" else None
             if keys is not None and any(k is None for k in keys):
                 return ctx.default_return_type
             target = args.source("input", 0) or "the output"

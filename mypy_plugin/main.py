@@ -146,7 +146,7 @@ class PyptoPlugin(Plugin):
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == TENSOR:
-            return hooks.constructor_hook
+            return hooks.constructor_hook(self.session)
         if fullname in kernels.DECORATORS:
             return hooks.decorator_hook
         op = hooks.FUNCTION_TABLE.get(fullname)

@@ -55,7 +55,7 @@ class _Move:
 Moved = dict[str, _Move]
 
 
-def _whole_key(key: Expression) -> bool:
+def whole_key(key: Expression) -> bool:
     items = key.items if isinstance(key, TupleExpr) else [key]
     return bool(items) and all(
         isinstance(i, EllipsisExpr)
@@ -82,7 +82,7 @@ def _reads(e: Node | None) -> Iterator[NameExpr]:
         stack.extend((c, inner) for c in reversed(child_exprs(n)))
 
 
-class _Outputs:
+class Outputs:
     """Which names provably hold a PyPTO tensor, for a destination. Asked where mypy applies the
     decorator, before it checks the body: parameters have their declared types, locals only
     their assignments, so a local counts when every assignment to it is a ``pypto.*`` call."""
@@ -129,7 +129,7 @@ def _assignments(stmts: list[Statement]) -> Iterator[AssignmentStmt]:
 
 
 class _Walker(ProgramOrder[Moved]):
-    def __init__(self, api: CheckerPluginInterface, outputs: _Outputs) -> None:
+    def __init__(self, api: CheckerPluginInterface, outputs: Outputs) -> None:
         self.api = api
         self.outputs = outputs
         # One error per name and line: ``t + t + ... + t`` is one mistake, and thousands of
@@ -190,7 +190,7 @@ class _Walker(ProgramOrder[Moved]):
             if src is not None and len(s.lvalues) == 1:
                 lv = s.lvalues[0]
                 dest = self.outputs.tensor(lv.base) if isinstance(lv, IndexExpr) else None
-                if isinstance(lv, IndexExpr) and dest is not None and _whole_key(lv.index):
+                if isinstance(lv, IndexExpr) and dest is not None and whole_key(lv.index):
                     key = "..." if isinstance(lv.index, EllipsisExpr) else ":"
                     moved = {**moved, src: _Move(s.line, dest, f"{dest}[{key}] = {src}")}
             return moved
@@ -213,4 +213,4 @@ class _Walker(ProgramOrder[Moved]):
 
 def check_moves(api: CheckerPluginInterface, deco: Decorator) -> None:
     func = deco.func
-    _Walker(api, _Outputs(func)).block(func.body.body, {})
+    _Walker(api, Outputs(func)).block(func.body.body, {})

@@ -1,0 +1,41 @@
+"""Local ``pypto.tensor(...)`` buffers that a whole write re-types (rule: move-retypes-local).
+
+``buf[:] = x``, ``buf[...] = x`` and ``buf.move(x)`` hand ``x``'s storage to ``buf``: from there on
+``buf`` has ``x``'s shape and dtype, whatever ``pypto.tensor(...)`` declared (0.2.0 compiles
+``buf = pypto.tensor([8, 16], ...); buf[:] = a  # a: [8, 64]`` and later uses of ``buf`` as
+[8, 64]). mypy keeps one type per variable, so such a buffer is given no shape and no dtype:
+nothing about it is provable.
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import AssignmentStmt, CallExpr, ExpressionStmt, FuncDef, IndexExpr, MemberExpr, NameExpr
+
+from .body_walk import statements
+from .use_after_move import whole_key
+
+
+class LocalBuffers:
+    """For one function: which assignment binds each ``pypto.tensor(...)`` call, and which names
+    receive a whole write somewhere in the function."""
+
+    def __init__(self, func: FuncDef) -> None:
+        self.func = func
+        self.target: dict[int, str] = {}  # id(rvalue call) -> the name it is assigned to
+        self.retyped: set[str] = set()
+        for s in statements(func.body.body):
+            if isinstance(s, AssignmentStmt):
+                if len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr) and isinstance(s.rvalue, CallExpr):
+                    self.target[id(s.rvalue)] = s.lvalues[0].name
+                for lv in s.lvalues:
+                    if isinstance(lv, IndexExpr) and isinstance(lv.base, NameExpr) and whole_key(lv.index):
+                        self.retyped.add(lv.base.name)
+            elif isinstance(s, ExpressionStmt) and isinstance(s.expr, CallExpr):
+                callee = s.expr.callee
+                if isinstance(callee, MemberExpr) and callee.name == "move" and isinstance(callee.expr, NameExpr):
+                    self.retyped.add(callee.expr.name)
+
+    def is_retyped(self, call: object) -> bool:
+        """Is ``call`` the value of ``name = ...`` for a name some whole write re-types?"""
+        name = self.target.get(id(call))
+        return name is not None and name in self.retyped
