@@ -35,6 +35,7 @@ def module_sites(api: object) -> ModuleSites:
     path = getattr(api, "path", None)
     if not isinstance(module, MypyFile) or not isinstance(path, str):
         return ModuleSites()
+    path = _shadowed(api, path)
     try:
         st = os.stat(path)
     except OSError:
@@ -46,6 +47,19 @@ def module_sites(api: object) -> ModuleSites:
             _cache.clear()
         entry = _cache[path] = (module, stamp, _evaluate(module, path))
     return entry[2]
+
+
+def _shadowed(api: object, path: str) -> str:
+    """The file mypy reads for ``path``: its ``--shadow-file`` when one is given (editors and
+    ``pypto-check --fix`` check unsaved text that way), else ``path`` itself."""
+    pairs = getattr(getattr(api, "options", None), "shadow_file", None)
+    if not isinstance(pairs, list):
+        return path
+    real = os.path.abspath(path)
+    for pair in pairs:
+        if isinstance(pair, (list, tuple)) and len(pair) == 2 and os.path.abspath(str(pair[0])) == real:
+            return str(pair[1])
+    return path
 
 
 def _evaluate(module: MypyFile, path: str) -> ModuleSites:

@@ -165,6 +165,96 @@ def _fix_again(tmp_path: Path) -> tuple[str, list[str]]:
     return src.read_text(), [f.code for f in outcome.remaining]
 
 
+HOST_CONFIG = CONFIG + "\n[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n"
+HOST_HEAD = '''\
+import pypto
+import torch
+
+
+@pypto.frontend.jit
+def mm(a: pypto.Tensor([16, 64], pypto.DT_FP16), w: pypto.Tensor([64, 32], pypto.DT_FP16),
+       out: pypto.Tensor([16, 32], pypto.DT_FP32)):
+    pypto.set_cube_tile_shapes([16, 16], [64, 64], [16, 16])
+    out[:] = pypto.matmul(a, w, pypto.DT_FP32)
+
+
+'''
+
+
+def _fix_host(tmp_path: Path, host: str) -> tuple[str, list[str]]:
+    """Fix a module of HOST_HEAD's kernel and ``host`` (the code that calls it)."""
+    (tmp_path / "mypy.ini").write_text(HOST_CONFIG)
+    src = tmp_path / "kernel.py"
+    src.write_text(HOST_HEAD + textwrap.dedent(host))
+    outcome = run([str(src)], ["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir", str(tmp_path / "cache")])
+    outcome.write()
+    return src.read_text(), [f.code for f in outcome.remaining]
+
+
+def test_call_layout_view_argument_gets_contiguous(tmp_path: Path) -> None:
+    host = '''\
+    def run() -> None:
+        a = torch.randn(16, 64, dtype=torch.float16)
+        w = torch.randn(32, 64, dtype=torch.float16)
+        mm(a, w.t(), torch.empty(16, 32))  # the weight, transposed
+        wt = w.t()
+        mm(a,
+           wt,  # a view
+           torch.empty(16, 32))
+    '''
+    text, left = _fix_host(tmp_path, host)
+    assert text == HOST_HEAD + textwrap.dedent(
+        host.replace("w.t(), torch", "w.t().contiguous(), torch").replace("   wt,", "   wt.contiguous(),")
+    )
+    assert left == []
+    assert _fix_again(tmp_path) == (text, [])
+
+
+def test_call_layout_keeps_parentheses_and_leaves_an_argument_too_long_to_quote(tmp_path: Path) -> None:
+    host = '''\
+    def run() -> None:
+        a = torch.randn(16, 64, dtype=torch.float16)
+        w = torch.randn(32, 64, dtype=torch.float16)
+        mm(a, (w.t()), torch.empty(16, 32))
+        mm(a, torch.randn(32, 64, dtype=torch.float16).transpose(0, 1), torch.empty(16, 32))
+    '''
+    text, left = _fix_host(tmp_path, host)
+    # The second note says "pass w.contiguous()" (the parameter): no argument is written so.
+    assert text == HOST_HEAD + textwrap.dedent(host.replace("(w.t()),", "(w.t()).contiguous(),"))
+    assert left == ["pypto-call-layout"]
+
+
+def test_call_args_tensors_by_keyword_become_positional(tmp_path: Path) -> None:
+    host = '''\
+    def run() -> None:
+        a = torch.randn(16, 64, dtype=torch.float16)
+        w = torch.randn(64, 32, dtype=torch.float16)
+        out = torch.empty(16, 32)
+        mm(a, out=out, w=w)  # by name
+        mm(
+            a=a,  # rows
+            w=w,
+            out=torch.empty(16, 32),
+        )
+    '''
+    text, left = _fix_host(tmp_path, host)
+    assert text == HOST_HEAD + textwrap.dedent(host.replace("mm(a, out=out, w=w)", "mm(a, w, out)").replace(
+        "a=a,  # rows", "a,  # rows").replace("w=w,\n", "w,\n").replace("out=torch.empty(16, 32),", "torch.empty(16, 32),"))
+    assert left == []
+    assert _fix_again(tmp_path) == (text, [])
+
+
+def test_call_args_keeps_an_order_that_would_move_a_call(tmp_path: Path) -> None:
+    host = '''\
+    def run() -> None:
+        a = torch.randn(16, 64, dtype=torch.float16)
+        mm(a, out=torch.empty(16, 32), w=torch.randn(64, 32, dtype=torch.float16))
+    '''
+    text, left = _fix_host(tmp_path, host)
+    assert text == HOST_HEAD + textwrap.dedent(host)
+    assert left == ["pypto-call-args", "pypto-call-args"]
+
+
 @pytest.mark.parametrize("broken", ["x = (\n", "def f(:\n    pass\n"])
 def test_a_file_with_a_syntax_error_is_never_edited(tmp_path: Path, broken: str) -> None:
     source = _kernel('''\

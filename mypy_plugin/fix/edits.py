@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from .cst_tools import Edit
+from .host_edits import call_args, call_layout
 from .kernel_edits import kernel_signature, matmul_k, no_method, reduce_align
 from .transpose_edits import transpose
 
@@ -20,6 +21,8 @@ EDITS: Final[dict[str, Edit]] = {
     "pypto-reduce-align": reduce_align,
     "pypto-matmul-k": matmul_k,
     "pypto-kernel-signature": kernel_signature,
+    "pypto-call-layout": call_layout,
+    "pypto-call-args": call_args,
 }
 # Host code, where a module may call a kernel without importing pypto itself.
-HOST_CODES: Final[frozenset[str]] = frozenset()
+HOST_CODES: Final = frozenset({"pypto-call-layout", "pypto-call-args"})
