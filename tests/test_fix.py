@@ -66,6 +66,33 @@ def test_transpose_flips_an_existing_flag_and_keeps_a_trailing_comma(tmp_path: P
     assert left == []
 
 
+def test_transpose_of_a_matrix_under_a_rank_2_tile_becomes_pypto_transpose(tmp_path: Path) -> None:
+    body = '''\
+    def k(x: pypto.Tensor([8, 64], pypto.DT_FP16), out: pypto.Tensor([64, 8], pypto.DT_FP16)):
+        pypto.set_vec_tile_shapes(8, 64)
+        out[:] = (x + 1.0).T  # flip
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(body.replace("(x + 1.0).T", "pypto.transpose((x + 1.0), 0, 1)"))
+    assert left == []
+    assert _fix_again(tmp_path) == (text, [])
+
+
+def test_transpose_is_left_without_a_known_rank_2_tile_or_on_more_dims(tmp_path: Path) -> None:
+    body = '''\
+    def k(x: pypto.Tensor([8, 64], pypto.DT_FP16), y: pypto.Tensor([2, 8, 64], pypto.DT_FP16),
+          out: pypto.Tensor([64, 8], pypto.DT_FP16), wide: bool):
+        pypto.set_vec_tile_shapes(2, 8, 64)
+        u = y.T  # torch reverses all three dims: no single transpose
+        if wide:
+            pypto.set_vec_tile_shapes(8, 64)
+        out[:] = x.T  # which tile is in force depends on the path
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(body)
+    assert left == ["pypto-transpose", "pypto-transpose"]
+
+
 def test_no_method_members_get_their_pypto_spelling(tmp_path: Path) -> None:
     body = '''\
     def k(x: pypto.Tensor([8, 64], pypto.DT_FP16), out: pypto.Tensor([8, 64], pypto.DT_FP32)):
@@ -152,7 +179,8 @@ def test_a_second_fix_changes_nothing(tmp_path: Path) -> None:
     '''
     first, left = _fix(tmp_path, body)
     assert "pypto.cast(pypto.abs(x), pypto.DT_FP32)" in first
-    assert left == ["pypto-transpose"]  # .T outside a matmul: no unambiguous fix
+    assert "t = pypto.transpose(m, 0, 1)" in first
+    assert left == []
     second, left_again = _fix_again(tmp_path)
     assert second == first
     assert left_again == left
