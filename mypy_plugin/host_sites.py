@@ -28,6 +28,7 @@ class ModuleSites:
 # module path -> (the tree, the file's mtime and size they were read for, sites). The daemon merges
 # a new parse into the old tree objects, so the tree alone does not say the source changed.
 _cache: dict[str, tuple[MypyFile, tuple[int, int], ModuleSites]] = {}
+_cache_of: list[object] = []  # the build (its module table) the cached trees belong to
 
 
 def module_sites(api: object) -> ModuleSites:
@@ -36,6 +37,10 @@ def module_sites(api: object) -> ModuleSites:
     if not isinstance(module, MypyFile) or not isinstance(path, str):
         return ModuleSites()
     path = _shadowed(api, path)
+    modules = getattr(api, "modules", None)  # the build's module table (one per build, kept by a daemon)
+    if not _cache_of or _cache_of[0] is not modules:
+        _cache.clear()  # trees of another build would keep that whole build alive
+        _cache_of[:] = [modules]
     try:
         st = os.stat(path)
     except OSError:

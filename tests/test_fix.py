@@ -342,3 +342,31 @@ def _code_lines(text: str) -> list[str]:
     tree = ast.parse(text)
     tree.body = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     return ast.unparse(tree).splitlines()
+
+
+def test_in_process_runs_keep_no_earlier_build_alive(tmp_path: Path) -> None:
+    """--fix re-checks in one process: the plugin's caches hold the last build only (they held
+    thousands of builds, gigabytes, on a long fix run)."""
+    import gc
+    import weakref
+
+    from mypy_plugin import host_sites, tensor_types
+    from mypy_plugin.fix.findings import collect
+
+    (tmp_path / "mypy.ini").write_text(CONFIG)
+    args = ["--config-file", str(tmp_path / "mypy.ini"), "--no-incremental"]
+    infos = []
+    for rows in (8, 16):
+        src = tmp_path / f"k{rows}.py"
+        src.write_text(_kernel(f'''\
+        def k(x: pypto.Tensor([{rows}, 64], pypto.DT_FP32), out: pypto.Tensor([{rows}, 64], pypto.DT_FP32)):
+            pypto.set_vec_tile_shapes(8, 64)
+            out[:] = x + 1.0
+        def run() -> None:
+            k(x, x)
+        '''))
+        collect([str(src)], args)
+        infos.append({id(t.type) for t in tensor_types._results.values()})
+        assert len(infos[-1]) == 1
+    assert infos[0] != infos[1]
+    assert len(host_sites._cache) <= 1
