@@ -108,6 +108,19 @@ def test_no_method_members_get_their_pypto_spelling(tmp_path: Path) -> None:
     assert left == []
 
 
+def test_clamp_becomes_clip_only_on_the_ranks_clip_compiles_for(tmp_path: Path) -> None:
+    body = '''\
+    def k(a: pypto.Tensor([16], pypto.DT_FP32), b: pypto.Tensor([2, 16], pypto.DT_FP32),
+          out: pypto.Tensor([2, 16], pypto.DT_FP32)):
+        pypto.set_vec_tile_shapes(2, 16)
+        v = a.clamp(0.0, 1.0)  # 0.2.0: "The shape.size() only support 2~4, func Clip"
+        out[:] = b.clamp(0.0, 1.0)
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(body.replace("b.clamp(0.0, 1.0)", "pypto.clip(b, 0.0, 1.0)"))
+    assert left == ["pypto-no-method"]
+
+
 def test_reduce_align_tile_entry_becomes_the_next_multiple(tmp_path: Path) -> None:
     body = '''\
     def k(x: pypto.Tensor([16, 64], pypto.DT_BF16), out: pypto.Tensor([16, 1], pypto.DT_BF16)):

@@ -19,6 +19,7 @@ _FREE_FUNCTIONS: Final = {"abs": "abs", "neg": "neg", "pow": "pow", "prod": "pro
 _CASTS: Final = {"float": "DT_FP32", "half": "DT_FP16"}
 _RENAMED_METHODS: Final = {"max": "amax", "min": "amin"}
 _NO_METHOD: Final = re.compile(r'^PyPTO tensors have no "\.(?P<name>\w+)(?:\(\))?"')
+_RECEIVER: Final = re.compile(r"\(receiver: \[(?P<dims>[^\]]+)\] ")
 
 
 def no_method(loc: Located, f: Finding, pypto: str) -> cst.Module | None:
@@ -43,6 +44,8 @@ def no_method(loc: Located, f: Finding, pypto: str) -> cst.Module | None:
     if name in _FREE_FUNCTIONS and positional:
         if name == "abs" and args or name == "neg" and args:
             return None
+        if name == "clamp" and not 2 <= _receiver_rank(f.message) <= 4:
+            return None  # 0.2.0's clip: FC0000 "The shape.size() only support 2~4" (the compiler's check)
         new = build_call(f"{pypto}.{_FREE_FUNCTIONS[name]}", receiver, *(a.value for a in args))
     elif name in _CASTS and not args:
         new = build_call(f"{pypto}.cast", receiver, cst.parse_expression(f"{pypto}.{_CASTS[name]}"))
@@ -62,6 +65,12 @@ def no_method(loc: Located, f: Finding, pypto: str) -> cst.Module | None:
     else:
         return None
     return replace(loc, call, new)
+
+
+def _receiver_rank(message: str) -> int:
+    """The rank of the receiver the message names (``(receiver: [2, 16] DT_FP32)``), 0 unknown."""
+    m = _RECEIVER.search(message)
+    return 0 if m is None else len(m["dims"].split(","))
 
 
 def _is_member_call(node: cst.CSTNode, name: str) -> bool:
