@@ -340,13 +340,36 @@ def test_cli_fix_only_restricts_and_validates(tmp_path: Path) -> None:
     assert _cli("--fix-style", "ones", "k.py", cwd=tmp_path).returncode == 2
 
 
-def test_fixed_examples_match_their_fixed_partner(tmp_path: Path) -> None:
-    """softmax_rows_bad.py fixed by --fix is softmax_rows_fixed.py up to comments and docstring."""
-    shutil.copy(ROOT / "examples" / "softmax_rows_bad.py", tmp_path / "k.py")
-    assert _cli("--fix", "k.py", cwd=tmp_path).returncode == 0
-    assert _code_lines((tmp_path / "k.py").read_text()) == _code_lines(
-        (ROOT / "examples" / "softmax_rows_fixed.py").read_text()
-    )
+# examples/<name>_bad.py: the codes --fix fixes, and those left (no unambiguous fix: the
+# <name>_fixed.py partner fixes them by hand).
+EXAMPLE_FIXES = {
+    "attention_scores": (["pypto-transpose"], ["pypto-matmul-k", "pypto-dtype-mismatch"]),
+    "gate_two_outputs": ([], ["pypto-use-after-move"]),
+    "host_calls": (["pypto-call-layout"], ["pypto-broadcast"]),
+    "l2_norm": (["pypto-no-method"], ["pypto-matmul-k"]),
+    "softmax_rows": (["pypto-reduce-align"], []),
+}
+
+
+def test_every_bad_example_has_its_expected_fixes() -> None:
+    pairs = sorted(p.name.removesuffix("_bad.py") for p in (ROOT / "examples").glob("*_bad.py"))
+    assert pairs == sorted(EXAMPLE_FIXES)
+    assert all((ROOT / "examples" / f"{name}_fixed.py").exists() for name in pairs)
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLE_FIXES))
+def test_fixed_examples_match_their_fixed_partner(tmp_path: Path, name: str) -> None:
+    """<name>_bad.py fixed by --fix: the expected codes fixed and left; with none left, it is
+    <name>_fixed.py up to comments and docstring."""
+    src = tmp_path / "k.py"
+    shutil.copy(ROOT / "examples" / f"{name}_bad.py", src)
+    (tmp_path / "mypy.ini").write_text(HOST_CONFIG)
+    outcome = run([str(src)], ["--config-file", str(tmp_path / "mypy.ini")])
+    outcome.write()
+    fixed, left = EXAMPLE_FIXES[name]
+    assert ([f.code for f in outcome.fixed], [f.code for f in outcome.remaining]) == (fixed, left)
+    if not left:
+        assert _code_lines(src.read_text()) == _code_lines((ROOT / "examples" / f"{name}_fixed.py").read_text())
 
 
 def _code_lines(text: str) -> list[str]:
