@@ -89,13 +89,17 @@ def test_subscript_annotations_in_the_forms_0_2_0_compiles(tmp_path: Path) -> No
     assert _restyle(tmp_path, "", "subscript") == (text, 0)
 
 
-def test_subscript_leaves_no_dtype_dynamic_dims_and_tensors_built_in_the_body(tmp_path: Path) -> None:
+def test_subscript_leaves_no_dtype_dynamic_dims_the_body_and_other_functions(tmp_path: Path) -> None:
     body = '''\
     def k(x: pypto.Tensor([8, 64]), y: pypto.Tensor([pypto.DYNAMIC, 64], pypto.DT_FP32),
           out: pypto.Tensor([], pypto.DT_FP32)):
         pypto.set_vec_tile_shapes(8, 64)
         t = pypto.Tensor([8, 64], pypto.DT_FP32)
         out[:] = x
+
+
+    def helper(x: pypto.Tensor([8, 64], pypto.DT_FP32)) -> None:  # not a kernel: its annotation stays
+        pass
     '''
     text, count = _restyle(tmp_path, body, "subscript")
     assert text == _kernel(body.replace("out: pypto.Tensor([], pypto.DT_FP32)", "out: pypto.Tensor[[], pypto.DT_FP32]"))

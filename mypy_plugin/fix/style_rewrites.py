@@ -121,7 +121,7 @@ def subscript(loc: Located, pypto: str, skip: frozenset[tuple[int, int]] = froze
         for p in loc.positions
         if isinstance(p, cst.Param) and p.annotation is not None
         and isinstance(p.annotation.annotation, cst.Call) and _subscriptable(p.annotation.annotation, pypto)
-        and _plain(loc, p.annotation.annotation)
+        and _plain(loc, p.annotation.annotation) and _in_kernel(loc, p)
         and (loc.positions[p.annotation.annotation].start.line, loc.positions[p.annotation.annotation].start.column)
         not in skip
     }
@@ -138,6 +138,18 @@ def subscript(loc: Located, pypto: str, skip: frozenset[tuple[int, int]] = froze
             return cst.Subscript(value=updated.func, slice=items)
 
     return Rewritten(loc.module.visit(_Annotations()), found)
+
+
+def _in_kernel(loc: Located, param: cst.Param) -> bool:
+    """A parameter of a ``@...jit`` / ``@...jit(...)`` function (the frontend reads those annotations)."""
+    func = next((a for a in loc.ancestors(param) if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
+    if not isinstance(func, cst.FunctionDef):
+        return False
+    for d in func.decorators:
+        target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+        if (dotted(target) or "").rsplit(".", 1)[-1] == "jit":
+            return True
+    return False
 
 
 def _subscriptable(call: cst.Call, pypto: str) -> bool:
