@@ -28,6 +28,7 @@ class ModuleSites:
 # module path -> (the tree, the file's mtime and size they were read for, sites). The daemon merges
 # a new parse into the old tree objects, so the tree alone does not say the source changed.
 _cache: dict[str, tuple[MypyFile, tuple[int, int], ModuleSites]] = {}
+_cache_of: list[object] = []  # the build (its module table) the cached trees belong to
 
 
 def module_sites(api: object) -> ModuleSites:
@@ -35,6 +36,11 @@ def module_sites(api: object) -> ModuleSites:
     path = getattr(api, "path", None)
     if not isinstance(module, MypyFile) or not isinstance(path, str):
         return ModuleSites()
+    path = _shadowed(api, path)
+    modules = getattr(api, "modules", None)  # the build's module table (one per build, kept by a daemon)
+    if not _cache_of or _cache_of[0] is not modules:
+        _cache.clear()  # trees of another build would keep that whole build alive
+        _cache_of[:] = [modules]
     try:
         st = os.stat(path)
     except OSError:
@@ -46,6 +52,19 @@ def module_sites(api: object) -> ModuleSites:
             _cache.clear()
         entry = _cache[path] = (module, stamp, _evaluate(module, path))
     return entry[2]
+
+
+def _shadowed(api: object, path: str) -> str:
+    """The file mypy reads for ``path``: its ``--shadow-file`` when one is given (editors and
+    ``pypto-check --fix`` check unsaved text that way), else ``path`` itself."""
+    pairs = getattr(getattr(api, "options", None), "shadow_file", None)
+    if not isinstance(pairs, list):
+        return path
+    real = os.path.abspath(path)
+    for pair in pairs:
+        if isinstance(pair, (list, tuple)) and len(pair) == 2 and os.path.abspath(str(pair[0])) == real:
+            return str(pair[1])
+    return path
 
 
 def _evaluate(module: MypyFile, path: str) -> ModuleSites:

@@ -136,11 +136,17 @@ def tensor_type(val: TensorVal, named: NamedType) -> Instance:
 # type objects between a declaration and its uses in the same way (types are not mutated).
 _RESULT_CACHE_SIZE: Final = 4096
 _results: dict[tuple[Shape, str | None], Instance] = {}
+_results_of: list[object] = []  # the Tensor TypeInfo of the build the cached types belong to
 
 
 def result_type(val: TensorVal, api: object, named: NamedType) -> Instance:
     lookup = getattr(api, "lookup_typeinfo", None)  # TypeChecker; absent elsewhere: no sharing
     info = lookup(TENSOR) if lookup is not None else None
+    if info is not None and (not _results_of or _results_of[0] is not info):
+        # A new build (an in-process run after another, as pypto-check --fix does): the old
+        # types would keep that whole build alive.
+        _results.clear()
+        _results_of[:] = [info]
     key = (val.shape, val.dtype)
     hit = _results.get(key)
     if hit is not None and info is not None and hit.type is info:

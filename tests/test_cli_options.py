@@ -41,7 +41,9 @@ def test_usage_errors_are_clear(argv: list[str], expected: str, capsys: pytest.C
 
 
 @pytest.mark.parametrize(("argv", "expected"), [
-    (["--fix-style=ones", "k.py"], "--fix-style is not available yet"),
+    (["--fix", "--fix-style=ones", "k.py"], "--fix-style ones is not offered"),
+    (["--fix", "--fix-style=dense", "k.py"], "--fix-style takes operators, subscript, not dense"),
+    (["--fix-style=operators", "k.py"], "--fix-style needs --fix or --diff"),
     (["--fix", "--diff", "k.py"], "--fix writes the fixes and --diff only shows them: give one"),
     (["--fix-only", "pypto-transpose", "k.py"], "--fix-only needs --fix or --diff"),
     (["--fix", "--fix-only", "pypto-axis", "k.py"], "--fix-only takes fixable codes"),

@@ -66,6 +66,33 @@ def test_transpose_flips_an_existing_flag_and_keeps_a_trailing_comma(tmp_path: P
     assert left == []
 
 
+def test_transpose_of_a_matrix_under_a_rank_2_tile_becomes_pypto_transpose(tmp_path: Path) -> None:
+    body = '''\
+    def k(x: pypto.Tensor([8, 64], pypto.DT_FP16), out: pypto.Tensor([64, 8], pypto.DT_FP16)):
+        pypto.set_vec_tile_shapes(8, 64)
+        out[:] = (x + 1.0).T  # flip
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(body.replace("(x + 1.0).T", "pypto.transpose((x + 1.0), 0, 1)"))
+    assert left == []
+    assert _fix_again(tmp_path) == (text, [])
+
+
+def test_transpose_is_left_without_a_known_rank_2_tile_or_on_more_dims(tmp_path: Path) -> None:
+    body = '''\
+    def k(x: pypto.Tensor([8, 64], pypto.DT_FP16), y: pypto.Tensor([2, 8, 64], pypto.DT_FP16),
+          out: pypto.Tensor([64, 8], pypto.DT_FP16), wide: bool):
+        pypto.set_vec_tile_shapes(2, 8, 64)
+        u = y.T  # torch reverses all three dims: no single transpose
+        if wide:
+            pypto.set_vec_tile_shapes(8, 64)
+        out[:] = x.T  # which tile is in force depends on the path
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(body)
+    assert left == ["pypto-transpose", "pypto-transpose"]
+
+
 def test_no_method_members_get_their_pypto_spelling(tmp_path: Path) -> None:
     body = '''\
     def k(x: pypto.Tensor([8, 64], pypto.DT_FP16), out: pypto.Tensor([8, 64], pypto.DT_FP32)):
@@ -79,6 +106,19 @@ def test_no_method_members_get_their_pypto_spelling(tmp_path: Path) -> None:
         body.replace("x.abs()", "pypto.abs(x)").replace("m.float()", "pypto.cast(m, pypto.DT_FP32)")
     )
     assert left == []
+
+
+def test_clamp_becomes_clip_only_on_the_ranks_clip_compiles_for(tmp_path: Path) -> None:
+    body = '''\
+    def k(a: pypto.Tensor([16], pypto.DT_FP32), b: pypto.Tensor([2, 16], pypto.DT_FP32),
+          out: pypto.Tensor([2, 16], pypto.DT_FP32)):
+        pypto.set_vec_tile_shapes(2, 16)
+        v = a.clamp(0.0, 1.0)  # 0.2.0: "The shape.size() only support 2~4, func Clip"
+        out[:] = b.clamp(0.0, 1.0)
+    '''
+    text, left = _fix(tmp_path, body)
+    assert text == _kernel(body.replace("b.clamp(0.0, 1.0)", "pypto.clip(b, 0.0, 1.0)"))
+    assert left == ["pypto-no-method"]
 
 
 def test_reduce_align_tile_entry_becomes_the_next_multiple(tmp_path: Path) -> None:
@@ -152,7 +192,8 @@ def test_a_second_fix_changes_nothing(tmp_path: Path) -> None:
     '''
     first, left = _fix(tmp_path, body)
     assert "pypto.cast(pypto.abs(x), pypto.DT_FP32)" in first
-    assert left == ["pypto-transpose"]  # .T outside a matmul: no unambiguous fix
+    assert "t = pypto.transpose(m, 0, 1)" in first
+    assert left == []
     second, left_again = _fix_again(tmp_path)
     assert second == first
     assert left_again == left
@@ -163,6 +204,96 @@ def _fix_again(tmp_path: Path) -> tuple[str, list[str]]:
     outcome = run([str(src)], ["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir", str(tmp_path / "cache")])
     assert outcome.texts == {}
     return src.read_text(), [f.code for f in outcome.remaining]
+
+
+HOST_CONFIG = CONFIG + "\n[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n"
+HOST_HEAD = '''\
+import pypto
+import torch
+
+
+@pypto.frontend.jit
+def mm(a: pypto.Tensor([16, 64], pypto.DT_FP16), w: pypto.Tensor([64, 32], pypto.DT_FP16),
+       out: pypto.Tensor([16, 32], pypto.DT_FP32)):
+    pypto.set_cube_tile_shapes([16, 16], [64, 64], [16, 16])
+    out[:] = pypto.matmul(a, w, pypto.DT_FP32)
+
+
+'''
+
+
+def _fix_host(tmp_path: Path, host: str) -> tuple[str, list[str]]:
+    """Fix a module of HOST_HEAD's kernel and ``host`` (the code that calls it)."""
+    (tmp_path / "mypy.ini").write_text(HOST_CONFIG)
+    src = tmp_path / "kernel.py"
+    src.write_text(HOST_HEAD + textwrap.dedent(host))
+    outcome = run([str(src)], ["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir", str(tmp_path / "cache")])
+    outcome.write()
+    return src.read_text(), [f.code for f in outcome.remaining]
+
+
+def test_call_layout_view_argument_gets_contiguous(tmp_path: Path) -> None:
+    host = '''\
+    def run() -> None:
+        a = torch.randn(16, 64, dtype=torch.float16)
+        w = torch.randn(32, 64, dtype=torch.float16)
+        mm(a, w.t(), torch.empty(16, 32))  # the weight, transposed
+        wt = w.t()
+        mm(a,
+           wt,  # a view
+           torch.empty(16, 32))
+    '''
+    text, left = _fix_host(tmp_path, host)
+    assert text == HOST_HEAD + textwrap.dedent(
+        host.replace("w.t(), torch", "w.t().contiguous(), torch").replace("   wt,", "   wt.contiguous(),")
+    )
+    assert left == []
+    assert _fix_again(tmp_path) == (text, [])
+
+
+def test_call_layout_keeps_parentheses_and_leaves_an_argument_too_long_to_quote(tmp_path: Path) -> None:
+    host = '''\
+    def run() -> None:
+        a = torch.randn(16, 64, dtype=torch.float16)
+        w = torch.randn(32, 64, dtype=torch.float16)
+        mm(a, (w.t()), torch.empty(16, 32))
+        mm(a, torch.randn(32, 64, dtype=torch.float16).transpose(0, 1), torch.empty(16, 32))
+    '''
+    text, left = _fix_host(tmp_path, host)
+    # The second note says "pass w.contiguous()" (the parameter): no argument is written so.
+    assert text == HOST_HEAD + textwrap.dedent(host.replace("(w.t()),", "(w.t()).contiguous(),"))
+    assert left == ["pypto-call-layout"]
+
+
+def test_call_args_tensors_by_keyword_become_positional(tmp_path: Path) -> None:
+    host = '''\
+    def run() -> None:
+        a = torch.randn(16, 64, dtype=torch.float16)
+        w = torch.randn(64, 32, dtype=torch.float16)
+        out = torch.empty(16, 32)
+        mm(a, out=out, w=w)  # by name
+        mm(
+            a=a,  # rows
+            w=w,
+            out=torch.empty(16, 32),
+        )
+    '''
+    text, left = _fix_host(tmp_path, host)
+    assert text == HOST_HEAD + textwrap.dedent(host.replace("mm(a, out=out, w=w)", "mm(a, w, out)").replace(
+        "a=a,  # rows", "a,  # rows").replace("w=w,\n", "w,\n").replace("out=torch.empty(16, 32),", "torch.empty(16, 32),"))
+    assert left == []
+    assert _fix_again(tmp_path) == (text, [])
+
+
+def test_call_args_keeps_an_order_that_would_move_a_call(tmp_path: Path) -> None:
+    host = '''\
+    def run() -> None:
+        a = torch.randn(16, 64, dtype=torch.float16)
+        mm(a, out=torch.empty(16, 32), w=torch.randn(64, 32, dtype=torch.float16))
+    '''
+    text, left = _fix_host(tmp_path, host)
+    assert text == HOST_HEAD + textwrap.dedent(host)
+    assert left == ["pypto-call-args", "pypto-call-args"]
 
 
 @pytest.mark.parametrize("broken", ["x = (\n", "def f(:\n    pass\n"])
@@ -209,13 +340,36 @@ def test_cli_fix_only_restricts_and_validates(tmp_path: Path) -> None:
     assert _cli("--fix-style", "ones", "k.py", cwd=tmp_path).returncode == 2
 
 
-def test_fixed_examples_match_their_fixed_partner(tmp_path: Path) -> None:
-    """softmax_rows_bad.py fixed by --fix is softmax_rows_fixed.py up to comments and docstring."""
-    shutil.copy(ROOT / "examples" / "softmax_rows_bad.py", tmp_path / "k.py")
-    assert _cli("--fix", "k.py", cwd=tmp_path).returncode == 0
-    assert _code_lines((tmp_path / "k.py").read_text()) == _code_lines(
-        (ROOT / "examples" / "softmax_rows_fixed.py").read_text()
-    )
+# examples/<name>_bad.py: the codes --fix fixes, and those left (no unambiguous fix: the
+# <name>_fixed.py partner fixes them by hand).
+EXAMPLE_FIXES = {
+    "attention_scores": (["pypto-transpose"], ["pypto-matmul-k", "pypto-dtype-mismatch"]),
+    "gate_two_outputs": ([], ["pypto-use-after-move"]),
+    "host_calls": (["pypto-call-layout"], ["pypto-broadcast"]),
+    "l2_norm": (["pypto-no-method"], ["pypto-matmul-k"]),
+    "softmax_rows": (["pypto-reduce-align"], []),
+}
+
+
+def test_every_bad_example_has_its_expected_fixes() -> None:
+    pairs = sorted(p.name.removesuffix("_bad.py") for p in (ROOT / "examples").glob("*_bad.py"))
+    assert pairs == sorted(EXAMPLE_FIXES)
+    assert all((ROOT / "examples" / f"{name}_fixed.py").exists() for name in pairs)
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLE_FIXES))
+def test_fixed_examples_match_their_fixed_partner(tmp_path: Path, name: str) -> None:
+    """<name>_bad.py fixed by --fix: the expected codes fixed and left; with none left, it is
+    <name>_fixed.py up to comments and docstring."""
+    src = tmp_path / "k.py"
+    shutil.copy(ROOT / "examples" / f"{name}_bad.py", src)
+    (tmp_path / "mypy.ini").write_text(HOST_CONFIG)
+    outcome = run([str(src)], ["--config-file", str(tmp_path / "mypy.ini")])
+    outcome.write()
+    fixed, left = EXAMPLE_FIXES[name]
+    assert ([f.code for f in outcome.fixed], [f.code for f in outcome.remaining]) == (fixed, left)
+    if not left:
+        assert _code_lines(src.read_text()) == _code_lines((ROOT / "examples" / f"{name}_fixed.py").read_text())
 
 
 def _code_lines(text: str) -> list[str]:
@@ -224,3 +378,31 @@ def _code_lines(text: str) -> list[str]:
     tree = ast.parse(text)
     tree.body = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     return ast.unparse(tree).splitlines()
+
+
+def test_in_process_runs_keep_no_earlier_build_alive(tmp_path: Path) -> None:
+    """--fix re-checks in one process: the plugin's caches hold the last build only (they held
+    thousands of builds, gigabytes, on a long fix run)."""
+    import gc
+    import weakref
+
+    from mypy_plugin import host_sites, tensor_types
+    from mypy_plugin.fix.findings import collect
+
+    (tmp_path / "mypy.ini").write_text(CONFIG)
+    args = ["--config-file", str(tmp_path / "mypy.ini"), "--no-incremental"]
+    infos = []
+    for rows in (8, 16):
+        src = tmp_path / f"k{rows}.py"
+        src.write_text(_kernel(f'''\
+        def k(x: pypto.Tensor([{rows}, 64], pypto.DT_FP32), out: pypto.Tensor([{rows}, 64], pypto.DT_FP32)):
+            pypto.set_vec_tile_shapes(8, 64)
+            out[:] = x + 1.0
+        def run() -> None:
+            k(x, x)
+        '''))
+        collect([str(src)], args)
+        infos.append({id(t.type) for t in tensor_types._results.values()})
+        assert len(infos[-1]) == 1
+    assert infos[0] != infos[1]
+    assert len(host_sites._cache) <= 1

@@ -84,7 +84,8 @@ def _shown(path: Path) -> str:
 
 def _run(opts: options.Options, config_args: list[str], *, user_config: bool) -> int:
     if opts.fix or opts.diff:
-        return fix_command(opts.paths, [*config_args, *opts.mypy_args], write=opts.fix, only=opts.fix_only)
+        return fix_command(opts.paths, [*config_args, *opts.mypy_args], write=opts.fix, only=opts.fix_only,
+                           styles=opts.fix_styles)
     args = [*config_args, *opts.paths, *opts.mypy_args]
     filtered = not (user_config or opts.show_all)
     kernels: list[coverage_report.Entry] | None = None

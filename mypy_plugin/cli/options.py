@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-from ..fix import FIXABLE
+from ..fix import FIXABLE, STYLES
 from .catalogue import list_codes
 
 OUTPUTS = ("text", "json", "github", "sarif")
@@ -52,6 +52,7 @@ class Options:
     fix: bool = False  # write the fixes
     diff: bool = False  # print them as a unified diff, write nothing
     fix_only: frozenset[str] | None = None  # the codes to fix (None: every fixable one)
+    fix_styles: tuple[str, ...] = ()  # style rewrites after the fixes (operators, subscript)
     coverage: bool = False  # list every kernel with how it was checked
 
 
@@ -95,7 +96,9 @@ def add_fix_options(parser: argparse.ArgumentParser) -> None:
     fixes.add_argument("--fix", action="store_true", help="apply the fixes that have one correct form")
     fixes.add_argument("--diff", action="store_true", help="print those fixes as a diff, write nothing")
     fixes.add_argument("--fix-only", metavar="CODE,...", help=f"fix only these codes ({', '.join(FIXABLE)})")
-    fixes.add_argument("--fix-style", metavar="STYLE", help=argparse.SUPPRESS)
+    fixes.add_argument("--fix-style", metavar="STYLE,...",
+                       help=f"also rewrite valid code into a preferred form ({', '.join(STYLES)}); "
+                            "kept only where the checker's answers and types stay the same")
 
 
 def _fix_codes(parser: argparse.ArgumentParser, raw: str | None) -> frozenset[str] | None:
@@ -106,6 +109,21 @@ def _fix_codes(parser: argparse.ArgumentParser, raw: str | None) -> frozenset[st
     if unknown or not codes:
         parser.exit(2, f"pypto-check: --fix-only takes fixable codes ({', '.join(FIXABLE)}), not {', '.join(unknown) or raw!r}\n")
     return codes
+
+
+def _fix_styles(parser: argparse.ArgumentParser, raw: str | None) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    styles = tuple(dict.fromkeys(s.strip() for s in raw.split(",") if s.strip()))
+    if "ones" in styles:
+        # A row sum as a matmul with a ones vector accumulates in another dtype, needs a cube tile
+        # the kernel may not set, and covers sum only: not the same kernel, so not a rewrite.
+        parser.exit(2, "pypto-check: --fix-style ones is not offered: the ones-vector matmul is not equivalent "
+                       "to the reduction (other dtype, a cube tile); see the reduce-align note\n")
+    unknown = [s for s in styles if s not in STYLES]
+    if unknown or not styles:
+        parser.exit(2, f"pypto-check: --fix-style takes {', '.join(STYLES)}, not {', '.join(unknown) or repr(raw)}\n")
+    return styles
 
 
 def _dest(flag: str) -> str:
@@ -121,8 +139,9 @@ def parse(argv: Sequence[str]) -> Options:
         args, mypy_args = args[:cut], args[cut + 1:]
     parser = build_parser()
     ns = parser.parse_args(args)
-    if ns.fix_style is not None:
-        parser.exit(2, "pypto-check: --fix-style is not available yet (ones, operators and subscript are planned)\n")
+    styles = _fix_styles(parser, ns.fix_style)
+    if styles and not (ns.fix or ns.diff):
+        parser.exit(2, "pypto-check: --fix-style needs --fix or --diff\n")
     if ns.fix and ns.diff:
         parser.exit(2, "pypto-check: --fix writes the fixes and --diff only shows them: give one\n")
     if ns.coverage and (ns.fix or ns.diff):
@@ -148,6 +167,7 @@ def parse(argv: Sequence[str]) -> Options:
         fix=ns.fix,
         diff=ns.diff,
         fix_only=_fix_codes(parser, ns.fix_only),
+        fix_styles=styles,
         coverage=ns.coverage,
     )
     if not (opts.paths or opts.version or opts.list_codes or opts.explain or mypy_args):

@@ -13,13 +13,20 @@ from .apply import run
 from .edits import EDITS
 
 FIXABLE = tuple(sorted(EDITS))
+STYLES = ("operators", "subscript")  # the keys of styles.STYLES, without importing mypy.build here
 
-__all__ = ["FIXABLE", "fix_command"]
+__all__ = ["FIXABLE", "STYLES", "fix_command"]
 
 
-def fix_command(targets: Sequence[str], mypy_args: Sequence[str], *, write: bool, only: Collection[str] | None) -> int:
+def fix_command(targets: Sequence[str], mypy_args: Sequence[str], *, write: bool, only: Collection[str] | None,
+                styles: Sequence[str] = ()) -> int:
     """Fix (``write``) or print the diff; exit 1 while findings remain, like a check run."""
     outcome = run(targets, mypy_args, only)
+    restyled = 0
+    if styles:
+        from .styles import restyle  # mypy's build machinery, only when a style is asked for
+
+        restyled = sum(restyle(targets, mypy_args, style, outcome) for style in styles)
     if write:
         outcome.write()
     else:
@@ -29,7 +36,8 @@ def fix_command(targets: Sequence[str], mypy_args: Sequence[str], *, write: bool
     if write:
         for f in outcome.remaining:
             sys.stdout.write(f"{f.path}:{f.line}: error: {f.message}  [{f.code}]\n")
+    styled = f", restyled {restyled} expression{'s' * (restyled != 1)}" if styles else ""
     sys.stderr.write(
-        f"{verb} {fixed} error{'s' * (fixed != 1)} in {files} file{'s' * (files != 1)}; {remaining} remaining\n"
+        f"{verb} {fixed} error{'s' * (fixed != 1)}{styled} in {files} file{'s' * (files != 1)}; {remaining} remaining\n"
     )
     return 1 if remaining else 0

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from .edits import EDITS
+from .edits import EDITS, HOST_CODES
 from .findings import Finding, collect
 from .locate import Located
 
@@ -97,9 +97,9 @@ def _edited(source: str, finding: Finding) -> str | None:
     except cst.ParserSyntaxError:
         return None  # never edit a file that does not parse
     pypto = loc.pypto_name()
-    if pypto is None:
+    if pypto is None and finding.code not in HOST_CODES:
         return None
-    module = EDITS[finding.code](loc, finding, pypto)
+    module = EDITS[finding.code](loc, finding, pypto or "pypto")
     if module is None:
         return None
     text = module.code
