@@ -83,13 +83,21 @@ class Session:
             self._outputs = (func, Outputs(func))  # the last function's: writes come one function at a time
         return self._outputs[1].tensor(expr) is not None
 
-    def is_retyped_buffer(self, ctx: FunctionContext) -> bool:
+    def _local_buffers(self, ctx: FunctionContext | MethodContext) -> LocalBuffers | None:
         where = self._where(ctx.api)
         if where is None:
-            return False
+            return None
         if self._buffers is None or self._buffers.func is not where[1]:
-            self._buffers = LocalBuffers(where[1])
-        return self._buffers.is_retyped(ctx.context)
+            self._buffers = LocalBuffers(where[1])  # the last function's: hooks come one function at a time
+        return self._buffers
+
+    def is_retyped_buffer(self, ctx: FunctionContext) -> bool:
+        buffers = self._local_buffers(ctx)
+        return buffers is not None and buffers.is_retyped(ctx.context)
+
+    def moved_into_output(self, ctx: FunctionContext | MethodContext) -> bool:
+        buffers = self._local_buffers(ctx)
+        return buffers is not None and buffers.moved_into_output(ctx.context)
 
     def transpose_fix(self, ctx: AttributeContext) -> str | None:
         where = self._where(ctx.api)
@@ -127,7 +135,8 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
         diagnostics.shape_error(ctx.api, err, label, ctx.context, unwatched=operator, once=True)
     if op_checks(op):
         env = session.env(ctx) or session.unknown_env
-        for problem in run_checks(op, Call(op.name, op.kind, label, args, env, result)):
+        into_output = op.tile == "copy" and session.moved_into_output(ctx)
+        for problem in run_checks(op, Call(op.name, op.kind, label, args, env, result, into_output)):
             diagnostics.shape_error(ctx.api, problem, label, ctx.context, unwatched=operator, once=True)
     return _result_type(result, ctx.default_return_type, ctx.api)
 

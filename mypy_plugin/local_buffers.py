@@ -16,24 +16,41 @@ from .use_after_move import whole_key
 
 
 class LocalBuffers:
-    """For one function: which assignment binds each ``pypto.tensor(...)`` call, and which names
-    receive a whole write somewhere in the function."""
+    """For one function: which assignment binds each call, which names receive a whole write
+    somewhere in the function, and which values a whole write moves into a parameter (an output)."""
 
     def __init__(self, func: FuncDef) -> None:
         self.func = func
         self.target: dict[int, str] = {}  # id(rvalue call) -> the name it is assigned to
         self.retyped: set[str] = set()
+        self.into_output: set[int] = set()  # id of each call moved into an output as it is
+        self.names_into_output: set[str] = set()  # names moved into an output
+        params = {a.variable.name for a in func.arguments}
         for s in statements(func.body.body):
+            dest, value = None, None
             if isinstance(s, AssignmentStmt):
                 if len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr) and isinstance(s.rvalue, CallExpr):
                     self.target[id(s.rvalue)] = s.lvalues[0].name
                 for lv in s.lvalues:
                     if isinstance(lv, IndexExpr) and isinstance(lv.base, NameExpr) and whole_key(lv.index):
-                        self.retyped.add(lv.base.name)
-            elif isinstance(s, ExpressionStmt) and isinstance(s.expr, CallExpr):
+                        dest, value = lv.base.name, s.rvalue
+            elif isinstance(s, ExpressionStmt) and isinstance(s.expr, CallExpr) and len(s.expr.args) == 1:
                 callee = s.expr.callee
                 if isinstance(callee, MemberExpr) and callee.name == "move" and isinstance(callee.expr, NameExpr):
-                    self.retyped.add(callee.expr.name)
+                    dest, value = callee.expr.name, s.expr.args[0]
+            if dest is None:
+                continue
+            self.retyped.add(dest)
+            if dest in params:
+                if isinstance(value, CallExpr):
+                    self.into_output.add(id(value))
+                elif isinstance(value, NameExpr):
+                    self.names_into_output.add(value.name)
+
+    def moved_into_output(self, call: object) -> bool:
+        """Is ``call``'s result written whole into an output: ``out[:] = call`` or ``t = call`` and
+        later ``out[:] = t`` / ``out.move(t)``?"""
+        return id(call) in self.into_output or self.target.get(id(call)) in self.names_into_output
 
     def is_retyped(self, call: object) -> bool:
         """Is ``call`` the value of ``name = ...`` for a name some whole write re-types?"""

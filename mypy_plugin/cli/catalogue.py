@@ -165,11 +165,11 @@ CODES: tuple[CodeDoc, ...] = (
     ),
     CodeDoc(
         "pypto-reshape-align",
-        "A reshape/view that copies, under a vec tile with one entry per output dim whose last entry x dtype "
-        "size is not a multiple of 32 bytes (the tile in force at the call).",
+        "A reshape/view that copies and is written whole into an output, under a vec tile with one entry per "
+        "output dim whose last entry x dtype size is not a multiple of 32 bytes (the tile in force at the call).",
         "CHECK FAILED: FwkOp tile shape's last dim is not aligned.",
-        "pypto.set_vec_tile_shapes(8, 4)\nr = a.reshape([16, 8])      # a: [8, 16] DT_FP32",
-        "pypto.set_vec_tile_shapes(8, 8)\nr = a.reshape([16, 8])",
+        "pypto.set_vec_tile_shapes(8, 4)\nout[:] = a.reshape([16, 8])      # a: [8, 16] DT_FP32",
+        "pypto.set_vec_tile_shapes(8, 8)\nout[:] = a.reshape([16, 8])",
     ),
     CodeDoc(
         "pypto-compare-int",

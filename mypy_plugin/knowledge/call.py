@@ -31,6 +31,7 @@ class Call:
     args: Args
     env: Env
     result: Result
+    into_output: bool = False  # the result is written whole into an output (out[:] = call, or via one name)
 
     @property
     def row(self) -> Op:
