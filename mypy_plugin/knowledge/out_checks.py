@@ -7,6 +7,7 @@ through ``out[i]`` fails at trace time while a ``[64]`` row is assembled (the re
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -62,7 +63,7 @@ class Write:
     def whole(self) -> bool:
         return self.keys is None or is_whole(self.keys)
 
-    @property
+    @functools.cached_property
     def region(self) -> Shape:
         return self.dest.shape if self.whole else index(self.dest.shape, self.keys or [])
 
@@ -79,12 +80,19 @@ class Write:
     def slices(self) -> int | None:
         return len(self.dest.shape) - self.int_keys if self.dest.shape is not None else None
 
+    @property
+    def misses_a_dim_per_slice(self) -> bool:
+        """``Tensor.__setitem__`` -> ``_add_one_dim``: through int indices the value needs one dim per slice."""
+        value = self.value.shape
+        return bool(self.int_keys and self.region is not None and self.slices and value is not None
+                    and len(value) != self.slices)
+
 
 def write_rank(w: Write) -> ShapeError | None:
-    """``Tensor.__setitem__`` -> ``_add_one_dim``: through int indices the value needs one dim per slice."""
-    ints, slices, value = w.int_keys, w.slices, w.value.shape
-    if not (ints and w.region is not None and slices and value is not None and len(value) != slices):
+    if not w.misses_a_dim_per_slice:
         return None
+    ints, slices, value = w.int_keys, w.slices, w.value.shape
+    assert value is not None
     return ShapeError(
         "pypto-out-shape",
         f"writes a {fmt_shape(value)} result into {w.region_text} through {ints} int "
@@ -97,7 +105,7 @@ def write_rank(w: Write) -> ShapeError | None:
 
 
 def write_shape(w: Write) -> ShapeError | None:
-    if write_rank(w) is not None or not _provably_different(w.region, w.value.shape):
+    if w.misses_a_dim_per_slice or not _provably_different(w.region, w.value.shape):
         return None  # a rank failure at trace time comes first
     return ShapeError(
         "pypto-out-shape",
