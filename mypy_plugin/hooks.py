@@ -28,7 +28,6 @@ from .tensor_types import DIM, dtype_type, is_tensor, result_type, tensor_type, 
 from .kernels import JIT_KERNEL_TYPE, KERNEL_DECORATORS, decorated_with
 from .local_buffers import LocalBuffers
 from .tile_flow import TileFlowCache
-from .use_after_move import Outputs
 
 
 def _result_type(result: Result, default: Type, api: CheckerPluginInterface) -> Type:
@@ -53,7 +52,6 @@ class Session:
         # Outside a function (or where mypy hides it) the tiles are unknown: tile checks stay silent.
         self._envs: dict[tuple[TileState, bool], Env] = {}
         self.unknown_env = Env(UNKNOWN, UNKNOWN, config.has_reduce_align_rule, config.reduce_align_fallback)
-        self._outputs: tuple[FuncDef, Outputs] | None = None
         self._buffers: LocalBuffers | None = None
 
     @staticmethod
@@ -75,13 +73,10 @@ class Session:
 
     def is_local_buffer(self, ctx: MethodContext, expr: object) -> bool:
         """Is ``expr`` a local of the function every assignment of which is a ``pypto.*`` call?"""
-        where = self._where(ctx.api)
-        if where is None or not isinstance(expr, NameExpr) or self.is_parameter(ctx, expr):
+        if not isinstance(expr, NameExpr) or self.is_parameter(ctx, expr):
             return False
-        func = where[1]
-        if self._outputs is None or self._outputs[0] is not func:
-            self._outputs = (func, Outputs(func))  # the last function's: writes come one function at a time
-        return self._outputs[1].tensor(expr) is not None
+        buffers = self._local_buffers(ctx)
+        return buffers is not None and buffers.outputs.tensor(expr) is not None
 
     def _local_buffers(self, ctx: FunctionContext | MethodContext) -> LocalBuffers | None:
         where = self._where(ctx.api)

@@ -9,15 +9,18 @@ nothing about it is provable.
 
 from __future__ import annotations
 
+import functools
+
 from mypy.nodes import AssignmentStmt, CallExpr, ExpressionStmt, FuncDef, IndexExpr, MemberExpr, NameExpr
 
 from .body_walk import statements
-from .use_after_move import whole_key
+from .use_after_move import Outputs, whole_key
 
 
 class LocalBuffers:
-    """For one function: which assignment binds each call, which names receive a whole write
-    somewhere in the function, and which values a whole write moves into a parameter (an output)."""
+    """For one function (the hooks keep the last one's: they come one function at a time): which
+    assignment binds each call, which names receive a whole write somewhere in the function,
+    which values a whole write moves into a parameter (an output), and which names hold tensors."""
 
     def __init__(self, func: FuncDef) -> None:
         self.func = func
@@ -46,6 +49,11 @@ class LocalBuffers:
                     self.into_output.add(id(value))
                 elif isinstance(value, NameExpr):
                     self.names_into_output.add(value.name)
+
+    @functools.cached_property
+    def outputs(self) -> Outputs:
+        """Which names provably hold a PyPTO tensor (asked only for a region write into a local)."""
+        return Outputs(self.func)
 
     def moved_into_output(self, call: object) -> bool:
         """Is ``call``'s result written whole into an output: ``out[:] = call`` or ``t = call`` and
