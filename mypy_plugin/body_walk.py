@@ -188,9 +188,16 @@ def body_expressions(stmts: Iterable[Statement]) -> Iterator[Expression]:
         yield from expressions(s)
 
 
+def generator_of(n: Node) -> GeneratorExpr | DictionaryComprehension | None:
+    """The ``for`` clauses of a comprehension (a list/set comprehension wraps a generator); None
+    for anything else."""
+    g = n.generator if isinstance(n, (ListComprehension, SetComprehension)) else n
+    return g if isinstance(g, (GeneratorExpr, DictionaryComprehension)) else None
+
+
 def comprehension_names(n: Node) -> frozenset[str]:
     """The names a comprehension binds (its ``for`` targets), which shadow outer names inside it."""
-    g = n.generator if isinstance(n, (ListComprehension, SetComprehension)) else n
-    if not isinstance(g, (GeneratorExpr, DictionaryComprehension)):
+    g = generator_of(n)
+    if g is None:
         return frozenset()
     return frozenset(e.name for index in g.indices for e in expressions(index) if isinstance(e, NameExpr))

@@ -31,7 +31,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface
 
 from . import errorcodes as codes
-from .body_walk import child_exprs, comprehension_names, expressions, statements
+from .body_walk import child_exprs, comprehension_names, expressions, generator_of, statements
 from .diagnostics import report
 
 _INLINED_FROM: Final = (3, 12)  # PEP 709: list/set/dict comprehensions run in the enclosing scope
@@ -47,18 +47,13 @@ def _own_scope(e: Expression, inlined: bool) -> bool:
     return isinstance(e, (ListComprehension, SetComprehension, DictionaryComprehension)) and not inlined
 
 
-def _generator(e: Expression) -> GeneratorExpr | DictionaryComprehension | None:
-    g = e.generator if isinstance(e, (ListComprehension, SetComprehension)) else e
-    return g if isinstance(g, (GeneratorExpr, DictionaryComprehension)) else None
-
-
 def _parts(e: Expression) -> tuple[list[Expression], list[Expression], frozenset[str]]:
     """A scope's parts evaluated outside it (the first iterable, a lambda's defaults), those
     evaluated inside it, and the names it binds inside."""
     if isinstance(e, LambdaExpr):
         defaults = [a.initializer for a in e.arguments if a.initializer is not None]
         return defaults, [e.expr()], frozenset(a.variable.name for a in e.arguments)
-    g = _generator(e)
+    g = generator_of(e)
     if g is None:
         return [], [], frozenset()
     first = g.sequences[0] if g.sequences else None
