@@ -40,9 +40,10 @@ def _own_statements(stmts: list[ast.stmt]) -> Iterator[ast.stmt]:
         stack.extend(reversed(inner))
 
 
-def _bound_anywhere(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    return {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)} | {
-        a.arg for a in ast.walk(func) if isinstance(a, ast.arg)}
+def _bound_anywhere(nodes: list[ast.AST]) -> set[str]:
+    """Names stored or declared as parameters anywhere in a function (nested scopes included)."""
+    return {n.id for n in nodes if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)} | {
+        n.arg for n in nodes if isinstance(n, ast.arg)}
 
 
 class _Folder:
@@ -51,10 +52,11 @@ class _Folder:
         self.found: list[LocalConstant] = []
 
     def function(self, func: ast.FunctionDef | ast.AsyncFunctionDef, outer: Mapping[str, int]) -> None:
-        twice = rebindable_names(all_nodes(func))
+        nodes = all_nodes(func)
+        twice = rebindable_names(nodes)
         if twice is None:
             return  # exec / globals() / a star import inside: anything may be bound
-        bound = _bound_anywhere(func)
+        bound = _bound_anywhere(nodes)
         env = {k: v for k, v in outer.items() if k not in bound}  # closure constants not shadowed here
         own = list(_own_statements(func.body))
         for s in own:
