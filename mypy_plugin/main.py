@@ -14,13 +14,14 @@ from mypy.plugin import (
     AnalyzeTypeContext,
     AttributeContext,
     FunctionContext,
+    FunctionSigContext,
     MethodContext,
     Plugin,
     ReportConfigContext,
 )
-from mypy.types import AnyType, Type, TypeOfAny
+from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
 
-from . import call_sites, config, helper_calls, hooks, kernels, module_options, native_parse
+from . import call_sites, config, helper_calls, hooks, jit_options, kernels, module_options, native_parse
 from .annotations import analyze_tensor
 from .rewrite_markers import MARKER_FULLNAME, analyze_marker
 from .debug import degrade
@@ -138,6 +139,9 @@ class PyptoPlugin(Plugin):
         if kernels.jit_kernel(sym.node) is not None:
             return call_sites.kernel_call_hook
         return helper_calls.helper_call_hook if helper_calls.tensor_helper(sym.node) is not None else None
+
+    def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        return jit_options.signature_hook if fullname == kernels.JIT else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:

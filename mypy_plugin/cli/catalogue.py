@@ -179,6 +179,13 @@ CODES: tuple[CodeDoc, ...] = (
         "m = a > 0.0",
     ),
     CodeDoc(
+        "pypto-jit-keyword",
+        "A pypto.frontend.jit(...) keyword that 0.2.0's jit does not take (new_ir=..., from a newer PyPTO).",
+        "TypeError: jit() got an unexpected keyword argument 'new_ir', when the module is imported.",
+        "@pypto.frontend.jit(new_ir=True)",
+        "@pypto.frontend.jit()",
+    ),
+    CodeDoc(
         "pypto-use-after-move",
         "Reading a tensor after out[:] = t / out.move(t) handed its storage to an output.",
         "'ValueError: Empty tensor.' at trace time, or SIGSEGV in a reduction.",

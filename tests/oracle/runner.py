@@ -61,6 +61,10 @@ CODE_RULES: list[tuple[str, str]] = [
     (r"FwkOp tile shape's last dim is not aligned", "pypto-reshape-align"),
     (r"Compare\(\): incompatible function arguments", "pypto-compare-int"),
     (r"NameError: name '\w+' is not defined", "pypto-kernel-scope"),
+    (r"jit\(\) got an unexpected keyword argument", "pypto-jit-keyword"),
+    # no check yet (known-gap regression kernels): a symbolic dim where 0.2.0 needs a number
+    (r"Not concrete value", "pypto-not-concrete"),
+    (r"The shape size of tensor must less than or equal to INT32_MAX", "pypto-dynamic-dim"),
     # the call of a kernel (host cases): 0.2.0's argument binding
     (r"not all tensors are contiguous", "pypto-call-layout"),
     (r"Expected at least \d+ tensor argument|Too many positional arguments|Unknown keyword argument|"
@@ -360,4 +364,6 @@ def compile_file(path: str, workdir: str, python: str | None = None, timeout: in
     dummy = Case("file", [], [])
     dummy.stmt_lines = [(ln, "op", "") for ln in body_lines]
     v = classify(dummy, out, rc, plog)
+    if v.code == "pypto-jit-keyword":  # raised by the decorator when the module is imported
+        v.candidates = [i for i, ln in enumerate(src.splitlines(), 1) if ln.startswith("@") and "jit(" in ln]
     return v
