@@ -29,6 +29,7 @@ from .folding import bool_of_expr, int_of_expr, int_of_type
 from .index_keys import key_of
 from .knowledge.ops import Key, TensorVal
 from .knowledge.shapes import Dim
+from .local_lists import ShapeLists
 from .tensor_types import dtype_of_value, tensor_val
 
 _Slot = tuple[Union[Type, None], Union[Expression, None]]
@@ -51,6 +52,12 @@ class CallArgs:
         self.stars = stars
         self.receiver = receiver
         self.receiver_expr = receiver_expr
+        self.lists: ShapeLists | None = None  # the function's shape lists, read as their displays
+
+    def _shown(self, s: _Slot) -> _Slot:
+        """A slot whose name stands for a shape list: the list display instead."""
+        shown = self.lists.display(s[1]) if self.lists is not None else None
+        return s if shown is None else (None, shown)
 
     @classmethod
     def of_function(cls, ctx: FunctionContext) -> CallArgs:
@@ -156,7 +163,8 @@ class CallArgs:
         s = self._slot(key, pos)
         if s is None:
             return None
-        return _dims_of(s[1], s[0])
+        t, e = self._shown(s)
+        return _dims_of(e, t)
 
     def varargs_dims(self, pos: int) -> list[Dim] | None:
         """``zeros(*size)``: ints, or one sequence."""
@@ -164,8 +172,9 @@ class CallArgs:
             return None
         slots = self.slots[pos]
         if len(slots) == 1:
-            seq = _dims_of(slots[0][1], slots[0][0])
-            if seq is not None and isinstance(slots[0][1], (ListExpr, TupleExpr)):
+            t, e = self._shown(slots[0])
+            seq = _dims_of(e, t)
+            if seq is not None and isinstance(e, (ListExpr, TupleExpr)):
                 return seq
         return [_dim_of(e, t) for t, e in slots]
 

@@ -86,6 +86,11 @@ class Session:
             self._buffers = LocalBuffers(where[1])  # the last function's: hooks come one function at a time
         return self._buffers
 
+    def read_shape_lists(self, ctx: FunctionContext | MethodContext, args: CallArgs) -> None:
+        buffers = self._local_buffers(ctx)
+        if buffers is not None:
+            args.lists = buffers.shape_lists
+
     def is_retyped_buffer(self, ctx: FunctionContext) -> bool:
         buffers = self._local_buffers(ctx)
         return buffers is not None and buffers.is_retyped(ctx.context)
@@ -122,6 +127,7 @@ class Session:
 
 def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | MethodContext, label: str) -> Type:
     operator = op.is_operator  # see diagnostics.report(unwatched=...)
+    session.read_shape_lists(ctx, args)
     # After an error the result is the row's recovery, so later checks still run.
     result, err = op.infer(args)
     if err is not None:

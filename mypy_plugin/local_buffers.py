@@ -14,6 +14,7 @@ import functools
 from mypy.nodes import AssignmentStmt, CallExpr, ExpressionStmt, FuncDef, IndexExpr, MemberExpr, NameExpr
 
 from .body_walk import statements
+from .local_lists import ShapeLists
 from .use_after_move import Outputs, whole_key
 
 
@@ -49,6 +50,11 @@ class LocalBuffers:
                     self.into_output.add(id(value))
                 elif isinstance(value, NameExpr):
                     self.names_into_output.add(value.name)
+
+    @functools.cached_property
+    def shape_lists(self) -> ShapeLists:
+        """The shape lists bound once in the function (asked by every op call with a name argument)."""
+        return ShapeLists(self.func)
 
     @functools.cached_property
     def outputs(self) -> Outputs:
