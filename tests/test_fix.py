@@ -344,7 +344,7 @@ def test_cli_fix_only_restricts_and_validates(tmp_path: Path) -> None:
 # <name>_fixed.py partner fixes them by hand).
 EXAMPLE_FIXES = {
     "attention_scores": (["pypto-transpose"], ["pypto-matmul-k", "pypto-dtype-mismatch"]),
-    "gate_two_outputs": ([], ["pypto-use-after-move"]),
+    "gate_two_outputs": (["pypto-use-after-move"], []),
     "host_calls": (["pypto-call-layout"], ["pypto-broadcast"]),
     "l2_norm": (["pypto-no-method"], ["pypto-matmul-k"]),
     "softmax_rows": (["pypto-reduce-align"], []),

@@ -80,3 +80,15 @@ def setter_calls(stmt: cst.CSTNode, setter: str) -> list[cst.Call]:
 
     stmt.visit(_Visitor())
     return found
+
+
+def names_in(node: cst.CSTNode) -> set[str]:
+    """Every name ``node`` mentions."""
+    names: set[str] = set()
+
+    class _Visitor(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            names.add(n.value)
+
+    node.visit(_Visitor())
+    return names

@@ -13,6 +13,7 @@ from typing import Final
 from .cst_tools import Edit
 from .host_edits import call_args, call_layout
 from .kernel_edits import kernel_signature, matmul_k, no_method, reduce_align
+from .move_edits import use_after_move
 from .transpose_edits import transpose
 
 EDITS: Final[dict[str, Edit]] = {
@@ -21,6 +22,7 @@ EDITS: Final[dict[str, Edit]] = {
     "pypto-reduce-align": reduce_align,
     "pypto-matmul-k": matmul_k,
     "pypto-kernel-signature": kernel_signature,
+    "pypto-use-after-move": use_after_move,
     "pypto-call-layout": call_layout,
     "pypto-call-args": call_args,
 }

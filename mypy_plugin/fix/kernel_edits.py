@@ -8,7 +8,7 @@ from typing import Final
 
 import libcst as cst
 
-from .cst_tools import build_call, enclosing_function, replace, tile_in_force
+from .cst_tools import build_call, enclosing_function, names_in, replace, tile_in_force
 from .findings import Finding
 from .locate import Located, dotted, int_literal
 
@@ -176,15 +176,15 @@ def _single_assignment(func: cst.FunctionDef, name: str) -> cst.Call | None:
             for target in node.targets:
                 if isinstance(target.target, cst.Name) and target.target.value == name:
                     values.append(node.value)
-                elif name in _names(target.target):
+                elif name in names_in(target.target):
                     values.append(None)
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            if name in _names(node.target):
+            if name in names_in(node.target):
                 values.append(None)
 
         def visit_For(self, node: cst.For) -> None:
-            if name in _names(node.target):
+            if name in names_in(node.target):
                 values.append(None)
 
         def visit_Param(self, node: cst.Param) -> None:
@@ -193,17 +193,6 @@ def _single_assignment(func: cst.FunctionDef, name: str) -> cst.Call | None:
 
     func.visit(_Visitor())
     return values[0] if len(values) == 1 and isinstance(values[0], cst.Call) else None
-
-
-def _names(node: cst.CSTNode) -> set[str]:
-    names: set[str] = set()
-
-    class _Visitor(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            names.add(n.value)
-
-    node.visit(_Visitor())
-    return names
 
 
 # ---- pypto-kernel-signature: a return annotation is removed -----------------------------------
