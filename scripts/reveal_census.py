@@ -3,7 +3,7 @@
 jit kernel, and on every name a kernel's top-level statements assign, then one mypy run; each
 revealed tensor is classified by what its type knows.
 
-    python scripts/reveal_census.py FILE.py ... [-- MYPY_ARGS]
+    python scripts/reveal_census.py [--each] FILE.py ... [-- MYPY_ARGS]
 
 Prints, for parameters and for intermediates: exact (every dim an int), symbolic (ints and named
 dims), partial (some dims known), rank only, nothing about the shape; and how many know their
@@ -80,6 +80,8 @@ def _classify(t: str) -> tuple[str, bool] | None:
 
 def main(argv: list[str]) -> int:
     files, mypy_args = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
+    each = "--each" in files  # also print every probe: file:line name, kind, class (to diff two runs)
+    files = [f for f in files if f != "--each"]
     work = tempfile.mkdtemp(prefix="census-")
     probes: dict[str, dict[tuple[int, str], str]] = {}
     try:
@@ -112,6 +114,8 @@ def main(argv: list[str]) -> int:
             name, kind = queue.pop(0)  # reveals on one line come in the order they were written
             c = _classify(m.group("type"))
             if c is not None:
+                if each:
+                    print(f"{key[0]}:{key[1]} {name} {kind}: {c[0]}, dtype {'known' if c[1] else 'unknown'}")
                 tally[kind][c[0]] += 1
                 tally[kind]["dtype known"] += c[1]
                 tally[kind]["tensors"] += 1

@@ -17,7 +17,7 @@ from .rewrite_cases import FAILURES, Tally, check, module
 from mypy_plugin.rewrite_guard import DEBUG_ENV
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rng=st.randoms(use_true_random=False))
 def test_rewrite_keeps_files_valid_and_lines_in_place(rng: random.Random) -> None:
     tally = Tally()

@@ -14,7 +14,7 @@ import pytest
 from . import compare, generator
 from .runner import have_pypto
 
-N_KERNELS = int(os.environ.get("PYPTO_ORACLE_N", "96"))
+N_KERNELS = int(os.environ.get("PYPTO_ORACLE_N", "72"))
 SEED = int(os.environ.get("PYPTO_ORACLE_SEED", "0"))
 JOBS = int(os.environ.get("PYPTO_ORACLE_JOBS", "2"))
 

@@ -19,14 +19,16 @@ A module with a ``def run()`` host function is a host case: the compiler side ru
 
 from __future__ import annotations
 
+import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from mypy import api
 
 from .host_oracle import debug3_code
-from .runner import compile_file, have_pypto
+from .runner import CompilerVerdict, compile_file, have_pypto
 
 HERE = Path(__file__).resolve().parent / "regressions"
 FILES = sorted(HERE.glob("*.py"))
@@ -80,19 +82,33 @@ def test_regression(path: Path, checker_output: dict[str, list[tuple[int, str]]]
     assert problem is None, problem
 
 
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, bool], CompilerVerdict]:
+    """Every kernel through the compiler, two at a time (one at a time took minutes of CI);
+    ``(name, True)``: a silent host case again in the check mode."""
+    if not have_pypto():
+        return {}
+    work = tmp_path_factory.mktemp("compiled")
+    jobs = [(f, False) for f in FILES if NONDETERMINISTIC not in f.read_text()]
+    jobs += [(f, True) for f in FILES if SILENT in f.read_text()]
+    with ThreadPoolExecutor(max_workers=int(os.environ.get("PYPTO_ORACLE_JOBS", "2"))) as ex:
+        verdicts = ex.map(lambda job: compile_file(str(job[0]), str(work / job[0].stem), debug3=job[1]), jobs)
+        return {(f.name, d3): v for (f, d3), v in zip(jobs, verdicts)}
+
+
 @pytest.mark.oracle
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
-def test_regression_header_matches_compiler(path: Path, tmp_path: Path) -> None:
+def test_regression_header_matches_compiler(path: Path, compiled: dict[tuple[str, bool], CompilerVerdict]) -> None:
     """The '# expect:' header is still what the real compiler says (needs pypto 0.2.0)."""
     if not have_pypto():
         pytest.skip("needs the real pypto 0.2.0 compiler and torch (the oracle extra)")
     if NONDETERMINISTIC in path.read_text():
         pytest.skip("the compiler's verdict on this kernel varies from run to run (see its header)")
-    v = compile_file(str(path), str(tmp_path))
+    v = compiled[(path.name, False)]
     wants = EXPECT.findall(path.read_text())
     if SILENT in path.read_text():
         assert v.accepted, v.short()  # the default mode runs the call
-        d3 = compile_file(str(path), str(tmp_path), debug3=True)
+        d3 = compiled[(path.name, True)]
         assert (debug3_code(d3.text) or ("", ""))[0] == wants[0][1], d3.short()
         return
     if wants[0][0] == "OK":
