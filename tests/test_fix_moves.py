@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_fix import _fix, _fix_again, _kernel
+from test_fix import _fix, _fix_again, _kernel
 
 
 def test_the_write_moves_below_the_last_read_with_its_comments(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.oracle import multi_bug
+from . import multi_bug
 
 
 def test_variants_replace_statements_one_for_one() -> None:
