@@ -17,7 +17,7 @@ from . import generator
 from .fix_oracle import fix_and_compile, summary
 from .runner import have_pypto
 
-N_KERNELS = int(os.environ.get("PYPTO_FIX_ORACLE_N", "50"))
+N_KERNELS = int(os.environ.get("PYPTO_FIX_ORACLE_N", "30"))
 SEED = int(os.environ.get("PYPTO_FIX_ORACLE_SEED", "5"))
 
 pytestmark = [
