@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import Decorator, FuncDef, MemberExpr, MypyFile, NameExpr
+from mypy.nodes import Decorator, FuncDef, MypyFile, NameExpr
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import AnyType, CallableType, Type, TupleType, TypeOfAny, get_proper_type
 
@@ -18,13 +18,13 @@ from .call_args import CallArgs
 from .config import PluginConfig
 from .debug import degrade
 from .knowledge.checks import Call, Env, op_checks, run_checks
-from .knowledge.members import MISSING, torch_transpose
+from .knowledge.members import MISSING
 from .knowledge.tiles import NOT_SET, UNKNOWN, TileState
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from .kernel_checks import check_kernel
 from .knowledge.out_checks import Write, check_write, is_whole
 from .knowledge.shapes import ShapeError
-from .tensor_types import DIM, dtype_type, is_tensor, result_type, tensor_type, tensor_val
+from .tensor_types import is_tensor, result_type, tensor_type, tensor_val
 from .kernels import JIT_KERNEL_TYPE, KERNEL_DECORATORS, decorated_with
 from .local_buffers import LocalBuffers
 from .tile_flow import TileFlowCache
@@ -210,44 +210,8 @@ def _constructor(session: Session, ctx: FunctionContext) -> Type:
         return ctx.default_return_type
 
 
-def attribute_no_method_hook(name: str) -> Callable[[AttributeContext], Type]:
-    def hook(ctx: AttributeContext) -> Type:
-        try:
-            if isinstance(ctx.context, MemberExpr):
-                val = tensor_val(ctx.type)
-                receiver = diagnostics.describe(val)
-                diagnostics.no_method(ctx.api, name, receiver, ctx.context)
-        except Exception as err:
-            degrade(err)
-        return ctx.default_attr_type
-
-    return hook
-
-
 METHOD_TABLE = {f"pypto.Tensor.{name}": op for name, op in OPS.items()}
 FUNCTION_TABLE = {f"pypto.{name}": op for name, op in OPS.items() if not name.startswith("__")}
-
-
-def transpose_attribute_hook(session: Session) -> Callable[[AttributeContext], Type]:
-    def hook(ctx: AttributeContext) -> Type:
-        try:
-            if isinstance(ctx.context, MemberExpr):
-                val = tensor_val(ctx.type)
-                receiver = diagnostics.describe(val)
-                rank = None if val is None or val.shape is None else len(val.shape)
-                expr = ctx.context.expr.name if isinstance(ctx.context.expr, NameExpr) else "x"
-                fix = session.transpose_fix(ctx)
-                if fix is not None:
-                    fix = fix.replace("{dtype}", val.dtype if val is not None and val.dtype else "out_dtype")
-                diagnostics.transpose_attr(ctx.api, receiver, expr, rank, fix, ctx.context)
-                if val is not None:
-                    # Carry on with torch's meaning, so one mistake does not cascade.
-                    return tensor_type(torch_transpose(val), ctx.api.named_generic_type)
-        except Exception as err:
-            degrade(err)
-        return ctx.default_attr_type
-
-    return hook
 
 
 def _relax_kernel(t: Type, api: CheckerPluginInterface, jit: bool) -> Type:
@@ -314,34 +278,3 @@ def write_hook(session: Session, kind: str) -> Callable[[MethodContext], Type]:
         return ctx.default_return_type
 
     return hook
-
-
-def shape_attribute_hook(ctx: AttributeContext) -> Type:
-    """``x.shape``: ints when every dim is static (closure dims too: they are ints at run time);
-    otherwise ``pypto._Dim`` items (a DYNAMIC dim is a SymbolicScalar, an unknown one either):
-    an int and a SymbolicScalar for mypy, and not ``Any``, so that ``t * x.shape[0]`` still
-    reaches the operator's hook (mypy gives up on an operator with an ``Any`` operand)."""
-    try:
-        val = tensor_val(ctx.type)
-        if val is None:
-            return ctx.default_attr_type
-        named = ctx.api.named_generic_type
-        static = val.shape is not None and all(d is not None for d in val.shape)
-        item: Type = named("builtins.int", []) if static else named(DIM, [])
-        return named("builtins.list", [item])
-    except Exception as err:
-        degrade(err)
-        return ctx.default_attr_type
-
-
-def dtype_attribute_hook(ctx: AttributeContext) -> Type:
-    """``x.dtype``: the dtype's own marker type when the tensor's dtype is known (a subclass of
-    ``DataType``), so that ``out_dtype=x.dtype`` and ``pypto.cast(y, x.dtype)`` carry it."""
-    try:
-        val = tensor_val(ctx.type)
-        if val is None or val.dtype is None:
-            return ctx.default_attr_type
-        return dtype_type(val.dtype, ctx.api.named_generic_type)
-    except Exception as err:
-        degrade(err)
-        return ctx.default_attr_type

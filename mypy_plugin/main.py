@@ -21,7 +21,7 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
 
-from . import call_sites, config, helper_calls, hooks, jit_options, kernels, module_options, native_parse
+from . import attribute_hooks, call_sites, config, helper_calls, hooks, jit_options, kernels, module_options, native_parse
 from .annotations import analyze_tensor
 from .rewrite_markers import MARKER_FULLNAME, analyze_marker
 from .debug import degrade
@@ -174,11 +174,11 @@ class PyptoPlugin(Plugin):
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         if fullname == "pypto.Tensor.T":
-            return hooks.transpose_attribute_hook(self.session)
+            return attribute_hooks.transpose_attribute_hook(self.session)
         if fullname == "pypto.Tensor.shape":
-            return hooks.shape_attribute_hook
+            return attribute_hooks.shape_attribute_hook
         if fullname == "pypto.Tensor.dtype":
-            return hooks.dtype_attribute_hook
+            return attribute_hooks.dtype_attribute_hook
         if fullname == "pypto.Tensor.ndim":
-            return hooks.attribute_no_method_hook("ndim")
+            return attribute_hooks.attribute_no_method_hook("ndim")
         return None

@@ -28,7 +28,7 @@ from .knowledge.ops import TensorVal
 from .knowledge.shapes import Dim, Shape
 
 TENSOR: Final = "pypto.Tensor"
-DIM: Final = "pypto._Dim"  # an item of x.shape that is not a known int (see hooks.shape_attribute_hook)
+DIM: Final = "pypto._Dim"  # an item of x.shape that is not a known int (see attribute_hooks.shape_attribute_hook)
 _MARKER_PREFIX: Final = "pypto._DT_"
 
 NamedType = Callable[[str, list[Type]], Instance]
