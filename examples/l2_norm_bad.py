@@ -17,6 +17,5 @@ def l2_norm(
     # Bug 1: .abs() is not a tensor method in PyPTO.
     mag = x.abs()
     # Bug 2: the ones vector has 32 rows, but the row has 64 elements.
-    row_sum = pypto.matmul(x * x, ones_v, pypto.DT_FP32)
-    out[:] = mag
+    row_sum = pypto.matmul(mag * mag, ones_v, pypto.DT_FP32)
     out[:] = x * pypto.rsqrt(row_sum + 1e-6)

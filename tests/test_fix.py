@@ -171,6 +171,63 @@ def test_ones_vector_built_in_the_kernel_gets_the_reduced_length(tmp_path: Path)
     assert left == []
 
 
+@pytest.mark.parametrize(
+    ("annotation", "fixed"),
+    [
+        ("pypto.Tensor([DIM // 2, 1], pypto.DT_FP32)", "pypto.Tensor([DIM, 1], pypto.DT_FP32)"),
+        ("pypto.Tensor[[32, 1], pypto.DT_FP32]", "pypto.Tensor[[64, 1], pypto.DT_FP32]"),
+    ],
+)
+def test_ones_vector_parameter_annotation_gets_the_reduced_length(tmp_path: Path, annotation: str, fixed: str) -> None:
+    module = textwrap.dedent(f'''\
+    import pypto
+
+    DIM = 64
+
+
+    @pypto.frontend.jit
+    def k(x: pypto.Tensor([8, DIM], pypto.DT_FP32), ones: {annotation},  # the row sum
+          out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        pypto.set_cube_tile_shapes([16, 16], [64, 64], [16, 16])
+        out[:] = pypto.matmul(x, ones, pypto.DT_FP32)
+    ''')
+    (tmp_path / "mypy.ini").write_text(CONFIG)
+    src = tmp_path / "kernel.py"
+    src.write_text(module)
+    outcome = run([str(src)], ["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir", str(tmp_path / "cache")])
+    outcome.write()
+    assert src.read_text() == module.replace(annotation, fixed)
+    assert [f.code for f in outcome.fixed] == ["pypto-matmul-k"] and outcome.remaining == []
+
+
+def test_ones_vector_parameter_is_left_when_the_host_passes_the_short_one(tmp_path: Path) -> None:
+    """The fixed annotation would reject the module's own call: the re-check drops the fix."""
+    (tmp_path / "mypy.ini").write_text(HOST_CONFIG)
+    src = tmp_path / "kernel.py"
+    src.write_text(textwrap.dedent('''\
+    import pypto
+    import torch
+
+
+    @pypto.frontend.jit
+    def k(x: pypto.Tensor([8, 64], pypto.DT_FP32), ones: pypto.Tensor([32, 1], pypto.DT_FP32),
+          out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        pypto.set_cube_tile_shapes([16, 16], [64, 64], [16, 16])
+        out[:] = pypto.matmul(x, ones, pypto.DT_FP32)
+
+
+    def run() -> None:
+        k(torch.randn(8, 64), torch.ones(32, 1), torch.empty(8, 1))
+    '''))
+    before = src.read_text()
+    outcome = run([str(src)], ["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir", str(tmp_path / "cache")])
+    outcome.write()
+    assert src.read_text() == before
+    assert [f.code for f in outcome.remaining] == ["pypto-matmul-k"]
+
+
 def test_return_annotation_is_removed(tmp_path: Path) -> None:
     body = '''\
     def k(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 64], pypto.DT_FP32)) -> None:
@@ -346,7 +403,7 @@ EXAMPLE_FIXES = {
     "attention_scores": (["pypto-transpose"], ["pypto-matmul-k", "pypto-dtype-mismatch"]),
     "gate_two_outputs": (["pypto-use-after-move"], []),
     "host_calls": (["pypto-call-layout"], ["pypto-broadcast"]),
-    "l2_norm": (["pypto-no-method"], ["pypto-matmul-k"]),
+    "l2_norm": (["pypto-no-method", "pypto-matmul-k"], []),
     "softmax_rows": (["pypto-reduce-align"], []),
 }
 

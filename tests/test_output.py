@@ -83,7 +83,7 @@ def test_github_output(tmp_path: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines and all(_COMMAND.match(line) for line in lines), result.stdout
     assert (
-        "::error file=examples/l2_norm_bad.py,line=20,endLine=20,col=15,endColumn=56,title=pypto-matmul-k::"
+        "::error file=examples/l2_norm_bad.py,line=20,endLine=20,col=15,endColumn=60,title=pypto-matmul-k::"
         "pypto.matmul: K-dimension mismatch: input [8, 64] has K=64, mat2 [32, 1] has K=32 (a_trans=False, "
         "b_trans=False); as a ones-vector reduction over the last axis of the input, mat2 must be [64, 1]"
         "%0Abuild the ones vector with 64 rows: pypto.full([64, 1], 1.0, pypto.DT_FP32)"

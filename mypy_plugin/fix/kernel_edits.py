@@ -132,7 +132,7 @@ def _tile_constant(loc: Located, name: str, setter: str) -> cst.BaseExpression |
 
 
 
-# ---- pypto-matmul-k: a ones vector built in the kernel gets the reduced axis' length ----------
+# ---- pypto-matmul-k: a ones vector (built in the kernel or a parameter) gets the reduced length ----
 
 _WANT: Final = re.compile(r"as a ones-vector reduction over the last axis of the input, mat2 must be \[(?P<dims>[\d, ]+)\]")
 
@@ -154,17 +154,66 @@ def matmul_k(loc: Located, f: Finding, pypto: str) -> cst.Module | None:
     func = enclosing_function(loc, call)
     if func is None:
         return None
-    builder = _single_assignment(func, mat2.value)
-    if builder is None or dotted(builder.func) not in (f"{pypto}.full", f"{pypto}.ones"):
-        return None
-    size = builder.args[0].value if builder.args and builder.args[0].keyword is None else None
+    size = _ones_shape(func, mat2.value, pypto)
     if not isinstance(size, (cst.List, cst.Tuple)) or len(size.elements) != len(dims):
         return None
+    constants = _int_constants(loc)
     elements = [
-        e if int_literal(e.value) == d else e.with_changes(value=cst.Integer(str(d)))
+        e if _int_value(e.value, constants) == d else e.with_changes(value=_spelled(d, e.value, constants))
         for e, d in zip(size.elements, dims)
     ]
     return replace(loc, size, size.with_changes(elements=elements))
+
+
+def _ones_shape(func: cst.FunctionDef, name: str, pypto: str) -> cst.BaseExpression | None:
+    """The shape list of the ones vector ``name``: the size of ``pypto.full/ones`` when the kernel
+    builds it, or the shape of its annotation when it is a parameter (``pypto.Tensor([32, 1], ...)``
+    or ``pypto.Tensor[[32, 1], ...]``). The host must then pass the longer vector, which the
+    re-check of a calling module in the same file verifies."""
+    param = next((p for p in _params(func) if p.name.value == name), None)
+    if param is not None:
+        annotation = param.annotation.annotation if param.annotation is not None else None
+        if isinstance(annotation, cst.Call) and dotted(annotation.func) == f"{pypto}.Tensor":
+            first = annotation.args[0] if annotation.args else None
+            return first.value if first is not None and first.keyword is None and not first.star else None
+        if isinstance(annotation, cst.Subscript) and dotted(annotation.value) == f"{pypto}.Tensor":
+            index = annotation.slice[0].slice if annotation.slice else None
+            return index.value if isinstance(index, cst.Index) else None
+        return None
+    builder = _single_assignment(func, name)
+    if builder is None or dotted(builder.func) not in (f"{pypto}.full", f"{pypto}.ones"):
+        return None
+    return builder.args[0].value if builder.args and builder.args[0].keyword is None else None
+
+
+def _params(func: cst.FunctionDef) -> list[cst.Param]:
+    p = func.params
+    return [*p.posonly_params, *p.params, *p.kwonly_params]
+
+
+def _int_constants(loc: Located) -> dict[str, int]:
+    """Module constants bound exactly once, to an int literal."""
+    bound: dict[str, list[int | None]] = {}
+    for stmt in loc.module.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                for target in small.targets:
+                    for name in names_in(target.target):
+                        value = int_literal(small.value) if isinstance(target.target, cst.Name) else None
+                        bound.setdefault(name, []).append(value)
+    return {n: v[0] for n, v in bound.items() if len(v) == 1 and v[0] is not None}
+
+
+def _int_value(node: cst.BaseExpression, constants: dict[str, int]) -> int | None:
+    return constants.get(node.value) if isinstance(node, cst.Name) else int_literal(node)
+
+
+def _spelled(value: int, old: cst.BaseExpression, constants: dict[str, int]) -> cst.BaseExpression:
+    """``value`` as the constant the old entry names (``DIM // 2`` -> ``DIM``), else a literal."""
+    named = sorted(n for n in names_in(old) if constants.get(n) == value)
+    return cst.Name(named[0]) if len(named) == 1 else cst.Integer(str(value))
 
 
 def _single_assignment(func: cst.FunctionDef, name: str) -> cst.Call | None:

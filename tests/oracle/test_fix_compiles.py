@@ -44,6 +44,7 @@ def test_fixed_kernels_compile(tmp_path_factory: pytest.TempPathFactory) -> None
 # Each with a host call of the tensors its annotations name (the driver runs ``run()``).
 FIXED_EXAMPLES = {
     "gate_two_outputs": "gate_two_outputs(*(torch.ones(ROWS, COLS) for _ in range(3)))",
+    "l2_norm": "l2_norm(torch.ones(ROWS, DIM), torch.ones(DIM, 1), torch.ones(ROWS, DIM))",
     "softmax_rows": "row_stats(*(torch.ones(*s, dtype=torch.bfloat16) for s in ((ROWS, COLS), (ROWS, COLS), (ROWS, 1))))",
 }
 
