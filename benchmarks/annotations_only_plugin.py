@@ -7,25 +7,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mypy.nodes import Decorator
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext, Plugin
 from mypy.types import Type
 
+from mypy_plugin import kernels
 from mypy_plugin.hooks import _relax_kernel
-from mypy_plugin.main import _DECORATORS, PyptoPlugin
+from mypy_plugin.main import PyptoPlugin
 
 
 def _relax_only(ctx: FunctionContext | MethodContext) -> Type:
     # Host code passes torch tensors to kernels: without this, every host call is an arg-type
-    # error and the run measures error reporting. No kernel checks.
-    return _relax_kernel(ctx.default_return_type)
+    # error and the run measures error reporting. No kernel checks, no call-site pass.
+    jit = isinstance(ctx.context, Decorator) and kernels.decorated_with(ctx.context, kernels.KERNEL_DECORATORS)
+    return _relax_kernel(ctx.default_return_type, ctx.api, jit)
 
 
 class AnnotationsOnly(PyptoPlugin):
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        return _relax_only if fullname in _DECORATORS else None
+        return _relax_only if fullname in kernels.DECORATORS else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        return _relax_only if fullname == "pypto.frontend._JitDecorator.__call__" else None
+        return _relax_only if fullname == kernels.JIT_DECORATOR_CALL else None
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         return None

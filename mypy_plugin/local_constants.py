@@ -51,8 +51,10 @@ class _Folder:
         self.consts = consts
         self.found: list[LocalConstant] = []
 
-    def function(self, func: ast.FunctionDef | ast.AsyncFunctionDef, outer: Mapping[str, int]) -> None:
-        nodes = all_nodes(func)
+    def function(self, func: ast.FunctionDef | ast.AsyncFunctionDef, outer: Mapping[str, int],
+                 nodes: list[ast.AST] | None = None) -> None:
+        if nodes is None:
+            nodes = all_nodes(func)
         twice = rebindable_names(nodes)
         if twice is None:
             return  # exec / globals() / a star import inside: anything may be bound
@@ -87,8 +89,8 @@ class _Folder:
         self.found.append(LocalConstant(s, folded, isinstance(value, ast.Tuple)))
 
 
-def _uses(func: ast.AST, names: frozenset[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(func))
+def _uses(nodes: list[ast.AST], names: frozenset[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in nodes)
 
 
 def local_constants(tree: ast.Module, consts: ModuleConstants, pypto_names: frozenset[str]) -> list[LocalConstant]:
@@ -99,6 +101,8 @@ def local_constants(tree: ast.Module, consts: ModuleConstants, pypto_names: froz
     for s in _own_statements(tree.body):
         methods = _own_statements(s.body) if isinstance(s, ast.ClassDef) else [s]
         for m in methods:
-            if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and _uses(m, pypto_names):
-                folder.function(m, {})
+            if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                nodes = all_nodes(m)  # one walk: the pypto test and the folder's scans
+                if _uses(nodes, pypto_names):
+                    folder.function(m, {}, nodes)
     return folder.found

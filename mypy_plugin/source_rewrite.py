@@ -54,10 +54,12 @@ _WORTH_PARSING: Final = re.compile(
 )
 
 
-def rewrite_unchecked(source: str) -> tuple[str, ast.Module]:
+def rewrite_unchecked(source: str, tree: ast.Module | None = None) -> tuple[str, ast.Module]:
     """(rewritten source, the parsed input), without the guard: for the fuzz suite and
-    :func:`rewrite_source`. Raises on a source that does not parse."""
-    tree = rewrite_guard.parse(source)
+    :func:`rewrite_source`, which passes the tree it parsed (the rewrite only reads it). Raises
+    on a source that does not parse."""
+    if tree is None:
+        tree = rewrite_guard.parse(source)
     src = SourceText(source)
     nodes = all_nodes(tree)
     consts = ModuleConstants(tree, nodes)
@@ -83,7 +85,7 @@ def rewrite_source(source: str) -> str:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return source  # mypy reports the syntax error itself
     try:
-        out, _ = rewrite_unchecked(source)
+        out, _ = rewrite_unchecked(source, tree)
         if out != source:
             rewrite_guard.check(tree, out)
     except Exception:  # never break mypy's parser: any failure leaves the file as written

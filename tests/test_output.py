@@ -44,7 +44,7 @@ def test_json_output(tmp_path: Path) -> None:
     assert [(e["line"], e["code"]) for e in report["errors"]] == [(18, "pypto-no-method"), (20, "pypto-matmul-k")]
     matmul = report["errors"][1]
     assert matmul["path"] == "k.py" and matmul["severity"] == "error"
-    assert (matmul["column"], matmul["end_line"], matmul["end_column"]) == (15, 20, 56)
+    assert (matmul["column"], matmul["end_line"], matmul["end_column"]) == (15, 20, 60)
     assert matmul["message"].startswith("pypto.matmul: K-dimension mismatch: input [8, 64] has K=64")
     assert matmul["notes"] == ["build the ones vector with 64 rows: pypto.full([64, 1], 1.0, pypto.DT_FP32)"]
 

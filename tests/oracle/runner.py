@@ -1,9 +1,11 @@
 """Run generated kernels through the real PyPTO 0.2.0 compiler (SIM mode) and through our checker.
 
 Compiler side: each case is written as a module ``case_NNNN.py`` (the kernel only) plus a driver
-``run_NNNN.py`` (torch tensors of the annotated shapes/dtypes, one call). Each driver runs in its
-own subprocess with a timeout and its own HOME (so the framework log of that process, the only
-place a pass-stage failure is explained, is easy to find and is removed with the temp dir).
+``run_NNNN.py`` (torch tensors of the annotated shapes/dtypes, one call). Each driver runs alone,
+with a timeout, as ``python run_NNNN.py`` would: in a forked child of a compile server that
+imported torch and pypto once (``zygote.py``; a compile then costs the compile, not the 3-6 s
+import), or with ``PYPTO_ORACLE_FORK=0`` in its own process with its own HOME. Either way the
+framework log of that process (the only place a pass-stage failure is explained) is found.
 
 Checker side: ONE mypy invocation over all kernel modules.
 """
@@ -12,12 +14,17 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import functools
+import atexit
 import glob
+import json
 import os
+import queue
 import re
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,15 +175,7 @@ def map_code(msg: str, plog: str = "") -> str | None:
 
 
 def plog_first_error(home: str) -> str:
-    for f in sorted(glob.glob(os.path.join(home, "ascend", "log", "debug", "plog", "pypto-log-*.log"))):
-        try:
-            with open(f, errors="replace") as fh:
-                for line in fh:
-                    if "[ERROR]" in line:
-                        return re.sub(r"^\[ERROR\] PYPTO\(\d+\):\S+ \S+ ", "", line.strip())
-        except OSError:
-            pass
-    return ""
+    return _plog_error_in(sorted(glob.glob(os.path.join(home, "ascend", "log", "debug", "plog", "pypto-log-*.log"))))
 
 
 def classify(case: Case, out: str, rc: int, plog: str) -> CompilerVerdict:
@@ -203,7 +202,94 @@ def classify(case: Case, out: str, rc: int, plog: str) -> CompilerVerdict:
     return CompilerVerdict("REJECT", code, marker, cands if marker is None else [], msg, plog, stage)
 
 
+def _plog_error_in(paths: list[str]) -> str:
+    for f in paths:
+        try:
+            with open(f, errors="replace") as fh:
+                for line in fh:
+                    if "[ERROR]" in line:
+                        return re.sub(r"^\[ERROR\] PYPTO\(\d+\):\S+ \S+ ", "", line.strip())
+        except OSError:
+            pass
+    return ""
+
+
+# ---- compile servers (zygote.py): torch and pypto imported once per server, a fork per driver ----
+
+_ZYGOTE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "zygote.py")
+_idle: dict[str, queue.SimpleQueue[subprocess.Popen[str]]] = {}
+_all: list[subprocess.Popen[str]] = []
+_pool_lock = threading.Lock()
+
+
+def _use_zygotes() -> bool:
+    return os.environ.get("PYPTO_ORACLE_FORK", "1") != "0" and hasattr(os, "fork")
+
+
+def _start_zygote(python: str) -> subprocess.Popen[str] | None:
+    home = tempfile.mkdtemp(prefix="pypto-zygote-")
+    env = dict(os.environ, HOME=home, PYTHONDONTWRITEBYTECODE="1")
+    env.pop("PYTHONPATH", None)
+    with open(os.path.join(home, "server.err"), "w") as err:
+        p = subprocess.Popen([python, _ZYGOTE], cwd=home, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=err, text=True, errors="replace", start_new_session=True)
+    assert p.stdout is not None
+    if p.stdout.readline().strip() != '{"ready": true}':
+        p.kill()
+        return None
+    with _pool_lock:
+        _all.append(p)
+    return p
+
+
+@atexit.register
+def _stop_zygotes() -> None:
+    for p in _all:
+        if p.poll() is None and p.stdin is not None:
+            try:
+                p.stdin.close()
+                p.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                p.kill()
+
+
+def _run_in_zygote(python: str, driver: str, timeout: int) -> tuple[str, int, str] | None:
+    """As :func:`_run_subprocess`, in a forked child of a compile server; None when no server
+    could be used (the caller then starts a process)."""
+    with _pool_lock:
+        idle = _idle.setdefault(python, queue.SimpleQueue())
+    try:
+        server: subprocess.Popen[str] | None = idle.get_nowait()
+    except queue.Empty:
+        server = _start_zygote(python)
+    if server is None or server.stdin is None or server.stdout is None:
+        return None
+    try:
+        server.stdin.write(json.dumps({"driver": os.path.abspath(driver), "timeout": timeout}) + "\n")
+        server.stdin.flush()
+        reply = json.loads(server.stdout.readline())
+    except (OSError, ValueError):
+        server.kill()
+        return None
+    idle.put(server)
+    rc = int(reply["rc"])
+    if rc == 124:
+        return "TIMEOUT\n" + reply["stderr"] + reply["stdout"], 124, ""
+    return reply["stderr"] + "\n" + reply["stdout"], rc, _plog_error_in([reply["plog"]] if reply["plog"] else [])
+
+
 def _run_one(args: tuple[str, str, str, int]) -> tuple[str, int, str]:
+    """(stderr + stdout, return code, first plog error) of ``python DRIVER`` (each driver alone,
+    as its own process would run it: in a compile server unless PYPTO_ORACLE_FORK=0)."""
+    python, driver, home, timeout = args
+    if _use_zygotes():
+        result = _run_in_zygote(python, driver, timeout)
+        if result is not None:
+            return result
+    return _run_subprocess(args)
+
+
+def _run_subprocess(args: tuple[str, str, str, int]) -> tuple[str, int, str]:
     python, driver, home, timeout = args
     env = dict(os.environ, HOME=home, PYTHONDONTWRITEBYTECODE="1")
     env.pop("PYTHONPATH", None)
