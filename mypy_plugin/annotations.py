@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Final
 
-from mypy.nodes import MypyFile, SymbolTableNode, TypeInfo, Var
+from mypy.nodes import AssignmentStmt, CallExpr, MypyFile, NameExpr, RefExpr, SymbolTableNode, TypeInfo, Var
 from mypy.plugin import AnalyzeTypeContext
 from mypy.server.trigger import make_trigger
 from mypy.types import (
@@ -31,11 +31,15 @@ from .debug import degrade
 from .knowledge.arith import int_of_ast
 from .knowledge.dtypes import DTYPES, FP32
 from .knowledge.ops import TensorVal
-from .knowledge.shapes import Dim, Shape
+from .knowledge.shapes import DYNAMIC, Dim, Shape, dynamic_symbol, is_dynamic
 from .source_rewrite import EXPR_PREFIX
 from .tensor_types import TENSOR, dtype_of_value, tensor_type
 
-_UNKNOWN_DIMS: Final = frozenset({"pypto.DYNAMIC", "pypto.STATIC", "pypto.DYN"})
+# STATIC is an int the frontend takes from the tensor; DYNAMIC and DYN stay -1 while it traces.
+_DYNAMIC_DIMS: Final = frozenset({"pypto.DYNAMIC", "pypto.DYN"})
+_STATUS_TYPE: Final = "pypto.StatusType"
+_SYMBOLIC_SCALAR: Final = "pypto.SymbolicScalar"
+_DYNAMIC_SYMBOL: Final = "pypto.frontend.dynamic"
 _NOT_DTYPE_PREFIXES: Final = ("pypto.TileOpFormat", "pypto.StatusType")
 
 
@@ -76,6 +80,20 @@ class _Resolver:
             var.name in assigned_at_top_level(module)
         )
 
+    def dynamic_here(self, var: Var) -> bool:
+        """``N = pypto.frontend.dynamic("N")`` at the top of this module: not type-checked yet (a
+        module checked before this one, or read from the cache, has ``SymbolicScalar`` as N's
+        type instead). (TypeAnalyser internals; skip if they move.)"""
+        module = getattr(getattr(self.ctx.api, "api", None), "cur_mod_node", None)
+        if not isinstance(module, MypyFile) or var.fullname != f"{module.fullname}.{var.name}":
+            return False
+        return any(
+            isinstance(s, AssignmentStmt) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr)
+            and s.lvalues[0].name == var.name and isinstance(s.rvalue, CallExpr)
+            and isinstance(s.rvalue.callee, RefExpr) and s.rvalue.callee.fullname == _DYNAMIC_SYMBOL
+            for s in module.defs
+        )
+
     def dim(self, t: Type) -> Dim:
         if isinstance(t, RawExpressionType):
             v = t.literal_value
@@ -93,7 +111,9 @@ class _Resolver:
         node = sym.node if sym is not None else None
         if node is None:
             return None
-        if node.fullname in _UNKNOWN_DIMS:
+        if node.fullname in _DYNAMIC_DIMS:
+            return DYNAMIC
+        if node.fullname == "pypto.STATIC":
             return None
         if isinstance(node, Var):
             self.depend_on(node.fullname)
@@ -102,8 +122,14 @@ class _Resolver:
             if isinstance(node.final_value, int) and not isinstance(node.final_value, bool):
                 return node.final_value
             declared = get_proper_type(node.type) if node.type is not None else None
-            if isinstance(declared, Instance) and declared.type.fullname in ("pypto.StatusType",):
-                return None
+            if isinstance(declared, (Instance, LiteralType)):
+                status = _status_of(declared)
+                if status is not None or (isinstance(declared, Instance) and declared.type.fullname == _STATUS_TYPE):
+                    return DYNAMIC if status in ("DYNAMIC", "DYN") else None  # ``_BH = pypto.DYNAMIC``
+            if (isinstance(declared, Instance) and declared.type.fullname == _SYMBOLIC_SCALAR) or (
+                declared is None and self.dynamic_here(node)
+            ):
+                return dynamic_symbol(name)  # ``N = pypto.frontend.dynamic("N")``
             if isinstance(declared, LiteralType) and type(declared.value) is int:
                 return declared.value
             if isinstance(declared, Instance) and declared.last_known_value is not None:
@@ -121,7 +147,12 @@ class _Resolver:
         except SyntaxError:
             return None
         value = self._eval(tree.body)
-        return value if value is not None else text.replace(" ", "")
+        if value is not None:
+            return value
+        symbol = text.replace(" ", "")
+        names = (n for n in ast.walk(tree) if isinstance(n, (ast.Name, ast.Attribute)))
+        # ``N * 2`` with N a dynamic symbol is traced from -1 too.
+        return dynamic_symbol(symbol) if any(is_dynamic(self.name_dim(ast.unparse(n))) for n in names) else symbol
 
     def _eval(self, node: ast.expr) -> int | None:
         return int_of_ast(node, self._name_int)
@@ -147,6 +178,14 @@ class _Resolver:
             self.depend_on(node.fullname)
             return True, dtype_of_value(node.type)
         return True, None
+
+
+def _status_of(t: Instance | LiteralType) -> str | None:
+    """"DYNAMIC" for ``Literal[StatusType.DYNAMIC]`` (or an Instance that remembers it)."""
+    lit = t if isinstance(t, LiteralType) else t.last_known_value
+    if lit is not None and lit.fallback.type.fullname == _STATUS_TYPE and isinstance(lit.value, str):
+        return lit.value
+    return None
 
 
 def _is_pypto_tensor(ctx: AnalyzeTypeContext) -> bool:

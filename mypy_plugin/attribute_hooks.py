@@ -13,6 +13,7 @@ from . import diagnostics
 from .debug import degrade
 from .hooks import Session
 from .knowledge.members import torch_transpose
+from .knowledge.shapes import is_dynamic
 from .tensor_types import DIM, dtype_type, tensor_type, tensor_val
 
 
@@ -62,7 +63,7 @@ def shape_attribute_hook(ctx: AttributeContext) -> Type:
         if val is None:
             return ctx.default_attr_type
         named = ctx.api.named_generic_type
-        static = val.shape is not None and all(d is not None for d in val.shape)
+        static = val.shape is not None and all(d is not None and not is_dynamic(d) for d in val.shape)
         item: Type = named("builtins.int", []) if static else named(DIM, [])
         return named("builtins.list", [item])
     except Exception as err:

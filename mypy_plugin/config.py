@@ -50,6 +50,16 @@ class PluginConfig:
 
     @property
     def has_reduce_align_rule(self) -> bool:
+        return self._probed_release
+
+    @property
+    def has_dynamic_dim_rules(self) -> bool:
+        """pypto-dynamic-dim and pypto-not-concrete: probed on 0.2.0 only; PyPTO's own later code
+        calls min() on dynamic dims and multiplies DYNAMIC-shaped matrices."""
+        return self._probed_release
+
+    @property
+    def _probed_release(self) -> bool:
         return self.pypto_version.split(".")[:2] in (["0", "2"], ["0", "1"])
 
     def to_json(self) -> dict[str, Any]:

@@ -28,6 +28,12 @@ TILE_MISSING: Final = ErrorCode("pypto-tile-missing", "An op with no vec/cube ti
 TILE_RANK: Final = ErrorCode("pypto-tile-rank", "A vec tile with the wrong number of entries for an op", _CATEGORY)
 CUBE_TILE: Final = ErrorCode("pypto-cube-tile", "Cube tile values the matmul rejects", _CATEGORY)
 COMPARE_INT: Final = ErrorCode("pypto-compare-int", "A tensor compared with a Python int", _CATEGORY)
+DYNAMIC_DIM: Final = ErrorCode(
+    "pypto-dynamic-dim", "A whole-tensor op on a tensor with a DYNAMIC dim (traced as -1)", _CATEGORY
+)
+NOT_CONCRETE: Final = ErrorCode(
+    "pypto-not-concrete", "A builtin that needs a Python int given a dynamic dim (a SymbolicScalar)", _CATEGORY
+)
 DTYPE_MISMATCH: Final = ErrorCode("pypto-dtype-mismatch", "Tensor operands of different dtypes", _CATEGORY)
 MATMUL_DTYPE: Final = ErrorCode("pypto-matmul-dtype", "matmul input/output dtypes the compiler rejects", _CATEGORY)
 MATMUL_DTYPE_DOC: Final = ErrorCode(
@@ -59,7 +65,7 @@ BY_NAME: Final[dict[str, ErrorCode]] = {
     c.code: c
     for c in (
         TRANSPOSE, NO_METHOD, REDUCE_ALIGN, MATMUL_K, BROADCAST, RESHAPE, RESHAPE_ALIGN, AXIS, TILE_MISSING, TILE_RANK,
-        CUBE_TILE, COMPARE_INT, DTYPE_MISMATCH, MATMUL_DTYPE, MATMUL_DTYPE_DOC, MATMUL_RANK, OUT_SHAPE, OUT_DTYPE,
+        CUBE_TILE, COMPARE_INT, DYNAMIC_DIM, NOT_CONCRETE, DTYPE_MISMATCH, MATMUL_DTYPE, MATMUL_DTYPE_DOC, MATMUL_RANK, OUT_SHAPE, OUT_DTYPE,
         KERNEL_SIGNATURE, KERNEL_SCOPE, JIT_KEYWORD, USE_AFTER_MOVE, CALL_SHAPE, CALL_DTYPE, CALL_RANK, CALL_SYMBOL, CALL_LAYOUT,
         CALL_ARGS,
     )

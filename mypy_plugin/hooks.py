@@ -17,7 +17,7 @@ from . import call_sites, diagnostics
 from .call_args import CallArgs
 from .config import PluginConfig
 from .debug import degrade
-from .knowledge.checks import Call, Env, op_checks, run_checks
+from .knowledge.checks import Call, Env, op_checks, recovered, run_checks
 from .knowledge.members import MISSING
 from .knowledge.tiles import NOT_SET, UNKNOWN, TileState
 from .knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
@@ -51,7 +51,8 @@ class Session:
         self.tiles = TileFlowCache()
         # Outside a function (or where mypy hides it) the tiles are unknown: tile checks stay silent.
         self._envs: dict[tuple[TileState, bool], Env] = {}
-        self.unknown_env = Env(UNKNOWN, UNKNOWN, config.has_reduce_align_rule, config.reduce_align_fallback)
+        self.unknown_env = Env(UNKNOWN, UNKNOWN, config.has_reduce_align_rule, config.reduce_align_fallback,
+                               dynamic_dim_rule=config.has_dynamic_dim_rules)
         self._buffers: LocalBuffers | None = None
 
     @staticmethod
@@ -91,6 +92,11 @@ class Session:
         if buffers is not None:
             args.lists = buffers.shape_lists
 
+    def retyped_names(self, ctx: FunctionContext | MethodContext) -> frozenset[str]:
+        """Names a whole write (``p[:] = x``, ``p.move(x)``) re-types somewhere in this function."""
+        buffers = self._local_buffers(ctx)
+        return frozenset(buffers.retyped) if buffers is not None else frozenset()
+
     def is_retyped_buffer(self, ctx: FunctionContext) -> bool:
         buffers = self._local_buffers(ctx)
         return buffers is not None and buffers.is_retyped(ctx.context)
@@ -121,7 +127,8 @@ class Session:
             if len(self._envs) > 1024:
                 self._envs.clear()
             env = self._envs[key] = Env(state.vec, state.cube, self.config.has_reduce_align_rule,
-                                        self.config.reduce_align_fallback, vec_set_in_kernel=key[1])
+                                        self.config.reduce_align_fallback, vec_set_in_kernel=key[1],
+                                        dynamic_dim_rule=self.config.has_dynamic_dim_rules)
         return env
 
 
@@ -137,8 +144,11 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
     if op_checks(op):
         env = session.env(ctx) or session.unknown_env
         into_output = op.tile == "copy" and session.moved_into_output(ctx)
-        for problem in run_checks(op, Call(op.name, op.kind, label, args, env, result, into_output)):
+        retyped = session.retyped_names(ctx) if op.on_dynamic is not None else frozenset()
+        problems = run_checks(op, Call(op.name, op.kind, label, args, env, result, into_output, retyped))
+        for problem in problems:
             diagnostics.shape_error(ctx.api, problem, label, ctx.context, unwatched=operator, once=True)
+        result = recovered(problems, result)
     return _result_type(result, ctx.default_return_type, ctx.api)
 
 
@@ -232,21 +242,24 @@ def _relax_kernel(t: Type, api: CheckerPluginInterface, jit: bool) -> Type:
     return relaxed
 
 
-def decorator_hook(ctx: FunctionContext | MethodContext) -> Type:
-    """``@pypto.frontend.jit`` / ``@...jit(...)`` / ``@...function``: check the kernel's
-    definition, and relax what callers may pass."""
-    try:
-        check_kernel(ctx.api, ctx.context)
-        if isinstance(ctx.context, Decorator):
-            call_sites.kernel_defined(ctx.api, ctx.context)
-    except Exception as err:
-        degrade(err)
-    try:
-        jit = isinstance(ctx.context, Decorator) and decorated_with(ctx.context, KERNEL_DECORATORS)
-        return _relax_kernel(ctx.default_return_type, ctx.api, jit)
-    except Exception as err:
-        degrade(err)
-        return ctx.default_return_type
+def decorator_hook(session: Session) -> Callable[[FunctionContext | MethodContext], Type]:
+    def hook(ctx: FunctionContext | MethodContext) -> Type:
+        """``@pypto.frontend.jit`` / ``@...jit(...)`` / ``@...function``: check the kernel's
+        definition, and relax what callers may pass."""
+        try:
+            check_kernel(ctx.api, ctx.context, session.config)
+            if isinstance(ctx.context, Decorator):
+                call_sites.kernel_defined(ctx.api, ctx.context)
+        except Exception as err:
+            degrade(err)
+        try:
+            jit = isinstance(ctx.context, Decorator) and decorated_with(ctx.context, KERNEL_DECORATORS)
+            return _relax_kernel(ctx.default_return_type, ctx.api, jit)
+        except Exception as err:
+            degrade(err)
+            return ctx.default_return_type
+
+    return hook
 
 
 def write_hook(session: Session, kind: str) -> Callable[[MethodContext], Type]:

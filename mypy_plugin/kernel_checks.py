@@ -14,24 +14,29 @@ from typing import Final
 from mypy.nodes import Context, Decorator
 from mypy.plugin import CheckerPluginInterface
 
+from .config import PluginConfig
+from .kernel_dims import check_dims
 from .kernel_scope import check_scope
 from .kernel_signature import check_signature
 from .kernels import DECORATORS, KERNEL_DECORATORS, decorated_with
 from .use_after_move import check_moves
 
 KernelCheck = Callable[[CheckerPluginInterface, Decorator], None]
+_ALWAYS: Final[Callable[[PluginConfig], bool]] = lambda config: True
 
-KERNEL_CHECKS: Final[tuple[tuple[frozenset[str], KernelCheck], ...]] = (
-    (DECORATORS, check_moves),  # jit kernels and @pypto.frontend.function helpers
-    (KERNEL_DECORATORS, check_signature),
-    (KERNEL_DECORATORS, check_scope),
+# (the decorators a check applies to, the check, whether the targeted PyPTO has its rule)
+KERNEL_CHECKS: Final[tuple[tuple[frozenset[str], KernelCheck, Callable[[PluginConfig], bool]], ...]] = (
+    (DECORATORS, check_moves, _ALWAYS),  # jit kernels and @pypto.frontend.function helpers
+    (KERNEL_DECORATORS, check_signature, _ALWAYS),
+    (KERNEL_DECORATORS, check_scope, _ALWAYS),
+    (KERNEL_DECORATORS, check_dims, lambda config: config.has_dynamic_dim_rules),
 )
 
 
-def check_kernel(api: CheckerPluginInterface, context: Context) -> None:
+def check_kernel(api: CheckerPluginInterface, context: Context, config: PluginConfig) -> None:
     """Every whole-definition check that applies to this decorated function."""
     if not isinstance(context, Decorator):
         return
-    for applies_to, check in KERNEL_CHECKS:
-        if decorated_with(context, applies_to):
+    for applies_to, check, applies in KERNEL_CHECKS:
+        if applies(config) and decorated_with(context, applies_to):
             check(api, context)

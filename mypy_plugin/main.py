@@ -152,13 +152,13 @@ class PyptoPlugin(Plugin):
         if fullname == TENSOR:
             return hooks.constructor_hook(self.session)
         if fullname in kernels.DECORATORS:
-            return hooks.decorator_hook
+            return hooks.decorator_hook(self.session)
         op = hooks.FUNCTION_TABLE.get(fullname)
         return hooks.function_hook(self.session, op) if op is not None else None
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname == kernels.JIT_DECORATOR_CALL:
-            return hooks.decorator_hook
+            return hooks.decorator_hook(self.session)
         if fullname == "pypto.Tensor.__setitem__":
             return hooks.write_hook(self.session, "setitem")
         if fullname == "pypto.Tensor.move":

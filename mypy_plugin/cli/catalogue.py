@@ -179,6 +179,25 @@ CODES: tuple[CodeDoc, ...] = (
         "m = a > 0.0",
     ),
     CodeDoc(
+        "pypto-dynamic-dim",
+        "An elementwise op, unary math, softmax, rms_norm, var or matmul on a tensor with a pypto.DYNAMIC "
+        "(or frontend.dynamic) dim: the frontend traces that dim as -1, whatever the call's tensors are.",
+        "FFFFFF The shape size of tensor must less than or equal to INT32_MAX (matmul: FC3000 operand "
+        "dim = -1, must be > 0), at trace time.",
+        "out[:] = x * 2.0        # x: [DYNAMIC, 64]",
+        "for i in pypto.loop(x.shape[0] // 8):\n"
+        "    xs = pypto.view(x, [8, 64], [i * 8, 0])\n"
+        "    pypto.assemble(xs * 2.0, [i * 8, 0], out)",
+    ),
+    CodeDoc(
+        "pypto-not-concrete",
+        "min(), max(), bool(), int(), sorted(), range(), abs(), divmod(), round(), not, and/or or a "
+        "conditional expression on a dim of a pypto.DYNAMIC axis (a SymbolicScalar while tracing).",
+        "ValueError: Not concrete value (range, abs, divmod, round: TypeError), at trace time.",
+        "rows = min(x.shape[0], 8)",
+        "rows = x.shape[0].min(8)",
+    ),
+    CodeDoc(
         "pypto-jit-keyword",
         "A pypto.frontend.jit(...) keyword that 0.2.0's jit does not take (new_ir=..., from a newer PyPTO).",
         "TypeError: jit() got an unexpected keyword argument 'new_ir', when the module is imported.",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..knowledge.boundary import TORCH_TO_PYPTO, Finding, KernelSpec, ParamSpec, TensorDesc
 from ..knowledge.boundary_checks import BoundaryCall, call_findings
 from ..knowledge.dtypes import DTYPES, FP32
-from ..knowledge.shapes import Shape
+from ..knowledge.shapes import DYNAMIC, Dim, Shape, fmt_dim, is_dynamic
 from ..knowledge.values import TensorVal
 from .evaluate import CallSite
 from .values import UNKNOWN, HostTensor, PyptoDType, Value
@@ -35,25 +35,34 @@ class Parameters:
 def parameters(name: str, tensors: list[tuple[str, TensorVal]], others: list[str],
                required: frozenset[str]) -> Parameters:
     """``tensors``: (name, type) of each tensor parameter in order; ``others``: the rest."""
-    runtime = any(v.shape is None or None in v.shape for _, v in tensors)
+    runtime = any(v.shape is None or None in (_boundary_dims(v.shape) or ()) for _, v in tensors)
     specs: list[ParamSpec] = []
     ambiguous: set[int] = set()
     for i, (pname, v) in enumerate(tensors):
+        dims = _boundary_dims(v.shape)
         dtype = v.dtype
         if runtime and dtype == FP32:
             ambiguous.add(i)
             dtype = None  # unknown which: the tensor's own dtype is not checked
         specs.append(ParamSpec(
             pname,
-            v.shape,
+            dims,
             dtype=dtype,
             # An unknown dim in a checked type: STATIC / DYNAMIC or an expression nobody can read;
             # count it as runtime-shaped, where the frontend checks least.
-            status=v.shape is not None and None in v.shape,
+            status=dims is not None and None in dims,
             dtype_maybe_default=dtype == FP32,
         ))
     spec = KernelSpec(name, tuple(specs), tuple(others), required)
     return Parameters(spec, tuple(v for _, v in tensors), frozenset(ambiguous))
+
+
+def _boundary_dims(shape: Shape) -> tuple[Dim, ...] | None:
+    """A checked type's dims as the boundary reads annotations: DYNAMIC is any size (None), a
+    ``frontend.dynamic("N")`` symbol is the shared name ``N``."""
+    if shape is None:
+        return None
+    return tuple(None if d == DYNAMIC else fmt_dim(d) if is_dynamic(d) else d for d in shape)
 
 
 @dataclass(frozen=True)
@@ -145,8 +154,8 @@ def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str]
         if t.shape is not None and (shape is None or len(shape) == len(t.shape)):
             if shape is None:
                 shape = t.shape
-            else:  # every known dim agrees (no finding): fill in the rest
-                shape = tuple(d if isinstance(d, int) else t.shape[k] for k, d in enumerate(shape))
+            else:  # every known dim agrees (no finding): fill in the rest; a dynamic dim stays -1
+                shape = tuple(d if isinstance(d, int) or is_dynamic(d) else t.shape[k] for k, d in enumerate(shape))
         dtype = declared.dtype
         if dtype is None and dtype_written[i] in DTYPES:
             dtype = dtype_written[i]  # a variable's value at the call

@@ -18,6 +18,7 @@ class Env:
     # False only when no path through the kernel ever sets a vec tile (reshape/view copies take
     # their tile from the kernel, wherever it is set).
     vec_set_in_kernel: bool = True
+    dynamic_dim_rule: bool = True  # False for PyPTO versions after 0.2 (probed on 0.2.0 only)
 
 
 UNKNOWN_TILES: Final = (UNKNOWN, UNKNOWN)
@@ -32,6 +33,9 @@ class Call:
     env: Env
     result: Result
     into_output: bool = False  # the result is written whole into an output (out[:] = call, or via one name)
+    # Names a whole write re-types somewhere in the function (``a[:] = v`` gives ``a`` v's shape:
+    # rule move-retypes-local), so their declared shape is not provably theirs at this call.
+    retyped: frozenset[str] = frozenset()
 
     @property
     def row(self) -> Op:

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from . import dynamic_checks as dyn
 from . import elementwise_checks as ew
 from . import matmul_checks as mm
 from . import tile_checks as tc
 from .call import UNKNOWN_TILES as UNKNOWN_TILES
 from .call import Call as Call
 from .call import Env as Env
-from .ops import Op, OpKind, TileRegime
+from .ops import Op, OpKind, Result, TileRegime
 from .shapes import ShapeError
 
 Check = Callable[[Call], "ShapeError | None"]
@@ -28,6 +29,8 @@ TRACE_CHECKS: Final[dict[OpKind, tuple[Check, ...]]] = {
     "matmul": (mm.matmul_rank, mm.matmul_dtypes),
     "compare": (ew.int_scalar,),
 }
+# Ops whose row says they fail at trace time on an operand with a dynamic dim (``Op.on_dynamic``).
+DYNAMIC_CHECKS: Final[tuple[Check, ...]] = (dyn.dynamic_operand,)
 # By the op's tile regime (the row's ``tile``).
 TILE_CHECKS: Final[dict[TileRegime, tuple[Check, ...]]] = {
     "vec": (tc.vec_tile_missing, tc.vec_tile_rank),
@@ -47,13 +50,24 @@ COMPILE_CHECKS: Final[dict[OpKind, tuple[Check, ...]]] = {
 def op_checks(op: Op) -> tuple[Check, ...]:
     """The checks for one op, in the order the compiler would meet them."""
     tile = TILE_CHECKS[op.tile] if op.tile is not None else ()
-    return TRACE_CHECKS.get(op.kind, ()) + tile + COMPILE_CHECKS.get(op.kind, ())
+    return _trace_checks(op) + tile + COMPILE_CHECKS.get(op.kind, ())
+
+
+def _trace_checks(op: Op) -> tuple[Check, ...]:
+    return (DYNAMIC_CHECKS if op.on_dynamic is not None else ()) + TRACE_CHECKS.get(op.kind, ())
+
+
+def recovered(problems: list[ShapeError], result: Result) -> Result:
+    """The op's result after its checks: what a later op may still be checked with."""
+    if any(p.code == dyn.DYNAMIC_DIM for p in problems):
+        return dyn.without_dynamic_dims(result)
+    return result
 
 
 def run_checks(op: Op, call: Call) -> list[ShapeError]:
     """What the op's checks report for one call; nothing after a trace-time failure (a comparison
     with an int never reaches the tile that a missing tile would blame)."""
-    trace = TRACE_CHECKS.get(op.kind, ())
+    trace = _trace_checks(op)
     found: list[ShapeError] = []
     for check in op_checks(op):
         problem = check(call)

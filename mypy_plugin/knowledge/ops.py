@@ -80,6 +80,12 @@ class Op:
                 return None, err
 
     @property
+    def on_dynamic(self) -> str | None:
+        """What 0.2.0 raises at trace time when an operand has a dynamic dim (None: it compiles,
+        or nobody has asked the compiler)."""
+        return ON_DYNAMIC.get(self.name)
+
+    @property
     def is_operator(self) -> bool:
         return self.name.startswith("__")
 
@@ -168,6 +174,28 @@ _ROWS: Final[list[Op]] = [
 ]
 
 OPS: Final[dict[str, Op]] = {op.name: op for op in _ROWS}
+
+# An operand with a DYNAMIC or dynamic("N") dim: the frontend traces that dim as -1, and these
+# ops check their shapes at trace time (rule: dynamic-dim-whole-tensor-op; each name probed on 0.2.0
+# with a [DYNAMIC, 64] FP32 operand). Compiles: cast, comparisons, where, logical_and/not,
+# exp2, expm1, hypot, round, sign, signbit, view, assemble. Fails only in a later pass when the
+# result is used (F3FFFF, no line): sum, amax, amin, prod, cumsum, triu, tril, clone, transpose,
+# concat; not modelled, like the unprobed rows.
+_INT32_MAX: Final = "FFFFFF (The shape size of tensor must less than or equal to INT32_MAX)"
+ON_DYNAMIC: Final[dict[str, str]] = {
+    **dict.fromkeys([
+        "add", "sub", "mul", "div", "fmod", "remainder", "pow", "maximum", "minimum", "copysign", "gcd",
+        "ceil_div", "bitwise_and",
+        "__add__", "__radd__", "__iadd__", "__sub__", "__rsub__", "__isub__", "__mul__", "__rmul__", "__imul__",
+        "__truediv__", "__rtruediv__", "__itruediv__", "__floordiv__", "__mod__", "__pow__", "__neg__",
+        "exp", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "abs", "neg", "relu", "ceil", "floor", "trunc",
+        "sin", "cos", "sigmoid", "clip", "cbrt", "reciprocal", "lrelu", "bitwise_not", "isfinite",
+        "softmax", "rms_norm",
+    ], _INT32_MAX),
+    "var": "FC0000 (The input shape should > 0)",
+    "matmul": "FC3000 (operand dim = -1, must be > 0)",
+    "__matmul__": "FC3000 (operand dim = -1, must be > 0)",
+}
 
 
 # --- stub functions and methods with no row, on purpose ----------------------------------

@@ -2,6 +2,10 @@
 
 A dim is an ``int`` (known), a ``str`` (a named symbol: a closure variable, a
 ``frontend.dynamic("N")`` name; equal names are equal dims) or ``None`` (unknown).
+A symbol that starts with ``~`` is *dynamic*: ``pypto.DYNAMIC`` / ``pypto.DYN`` (``~DYNAMIC``)
+or a ``frontend.dynamic("N")`` symbol (``~N``). The frontend traces such a dim as -1, whatever
+the call's tensors are (rule: dynamic-dim-traced-as-minus-one); any other symbol is an int at
+run time (a closure variable).
 A shape is a tuple of dims, or ``None`` when even the rank is unknown.
 Functions raise :class:`ShapeError` only for what is provable from known dims.
 """
@@ -9,7 +13,7 @@ Functions raise :class:`ShapeError` only for what is provable from known dims.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Union
+from typing import Final, Union
 
 Dim = Union[int, str, None]
 Shape = Union[tuple[Dim, ...], None]
@@ -25,7 +29,27 @@ class ShapeError(Exception):
         self.note = note
 
 
+DYNAMIC_MARK: Final = "~"
+DYNAMIC: Final = DYNAMIC_MARK + "DYNAMIC"  # pypto.DYNAMIC and pypto.DYN (STATIC is an unknown int)
+
+
+def dynamic_symbol(name: str) -> str:
+    """The dim of a ``frontend.dynamic(...)`` symbol bound to ``name``."""
+    return DYNAMIC_MARK + name
+
+
+def is_dynamic(d: Dim) -> bool:
+    """Traced as -1: a DYNAMIC dim or a dynamic symbol."""
+    return isinstance(d, str) and d.startswith(DYNAMIC_MARK)
+
+
+def dynamic_axes(shape: Shape) -> list[int]:
+    return [] if shape is None else [i for i, d in enumerate(shape) if is_dynamic(d)]
+
+
 def fmt_dim(d: Dim) -> str:
+    if isinstance(d, str) and d.startswith(DYNAMIC_MARK):
+        return d[len(DYNAMIC_MARK):]
     return "?" if d is None else str(d)
 
 

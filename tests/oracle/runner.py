@@ -69,9 +69,12 @@ CODE_RULES: list[tuple[str, str]] = [
     (r"Compare\(\): incompatible function arguments", "pypto-compare-int"),
     (r"NameError: name '\w+' is not defined", "pypto-kernel-scope"),
     (r"jit\(\) got an unexpected keyword argument", "pypto-jit-keyword"),
-    # no check yet (known-gap regression kernels): a symbolic dim where 0.2.0 needs a number
-    (r"Not concrete value", "pypto-not-concrete"),
-    (r"The shape size of tensor must less than or equal to INT32_MAX", "pypto-dynamic-dim"),
+    # a dynamic dim (-1 while tracing): a builtin that needs its value, a whole-tensor op on it
+    (r"Not concrete value|'SymbolicScalar' object cannot be interpreted as an integer|"
+     r"bad operand type for abs\(\): 'SymbolicScalar'|unsupported operand type\(s\) for divmod\(\): 'SymbolicScalar'|"
+     r"type SymbolicScalar doesn't define __round__", "pypto-not-concrete"),
+    (r"The shape size of tensor must less than or equal to INT32_MAX|operand\d dim\[\d+\] = -1, must be > 0|"
+     r"The input shape should > 0", "pypto-dynamic-dim"),
     # the call of a kernel (host cases): 0.2.0's argument binding
     (r"not all tensors are contiguous", "pypto-call-layout"),
     (r"Expected at least \d+ tensor argument|Too many positional arguments|Unknown keyword argument|"

@@ -1,7 +1,5 @@
 # oracle: ValueError: Not concrete value (builtin min() asks a symbolic dim for its value at trace time)
-# expect: pypto-not-concrete 13
-# checker: known gap: a DYNAMIC dim reaches the kernel as an unknown dim, not as a symbol the
-# checker could prove dynamic; `x.shape[0]` is typed int | SymbolicScalar
+# expect: pypto-not-concrete 11
 import pypto
 import torch
 

@@ -1,8 +1,6 @@
 # oracle: RuntimeError: Errcode: FFFFFF! The shape size of tensor must less than or equal to INT32_MAX
 # (CheckTensorShape): the DYNAMIC dim is -1 in the trace
-# expect: pypto-dynamic-dim 14
-# checker: known gap: a DYNAMIC dim reaches the kernel as an unknown dim (call-site shapes fill
-# it in), so an op on the whole tensor is not provably on a dynamic dim
+# expect: pypto-dynamic-dim 12
 import pypto
 import torch
 
