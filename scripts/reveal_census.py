@@ -68,7 +68,9 @@ def _classify(t: str) -> tuple[str, bool] | None:
     if not dims:
         return "nothing", known_dtype
     ints = sum(1 for d in dims if re.fullmatch(r"Literal\[-?\d+\]", d))
-    names = sum(1 for d in dims if d.startswith("Literal['"))
+    # A dynamic dim (Literal['~DYNAMIC'], Literal['~N']) is what the frontend traces (-1), not a
+    # size: counted as unknown, as before the checker knew it was dynamic.
+    names = sum(1 for d in dims if d.startswith("Literal['") and not d.startswith("Literal['~"))
     if ints == len(dims):
         return "exact", known_dtype
     if ints + names == len(dims):
@@ -80,7 +82,9 @@ def _classify(t: str) -> tuple[str, bool] | None:
 
 def main(argv: list[str]) -> int:
     files, mypy_args = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
-    each = "--each" in files  # also print every probe: file:line name, kind, class (to diff two runs)
+    # --each: also print every probe: file:line name, kind, class (to diff two runs). "dynamic":
+    # tensors with a DYNAMIC or frontend.dynamic dim (known to be -1 while tracing).
+    each = "--each" in files
     files = [f for f in files if f != "--each"]
     work = tempfile.mkdtemp(prefix="census-")
     probes: dict[str, dict[tuple[int, str], str]] = {}
@@ -118,11 +122,12 @@ def main(argv: list[str]) -> int:
                     print(f"{key[0]}:{key[1]} {name} {kind}: {c[0]}, dtype {'known' if c[1] else 'unknown'}")
                 tally[kind][c[0]] += 1
                 tally[kind]["dtype known"] += c[1]
+                tally[kind]["dynamic"] += "Literal['~" in m.group("type")
                 tally[kind]["tensors"] += 1
         for kind, c in tally.items():
             n = c["tensors"] or 1
             parts = [f"{k} {c[k]} ({100 * c[k] / n:.0f}%)" for k in
-                     ("exact", "symbolic", "partial", "rank only", "nothing", "dtype known")]
+                     ("exact", "symbolic", "partial", "rank only", "nothing", "dtype known", "dynamic")]
             print(f"{kind}s: {c['tensors']} tensors: " + ", ".join(parts))
     finally:
         shutil.rmtree(work, ignore_errors=True)
