@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from .cst_tools import Edit
+from .dim_edits import not_concrete
 from .host_edits import call_args, call_layout
 from .kernel_edits import kernel_signature, matmul_k, no_method, reduce_align
 from .move_edits import use_after_move
@@ -25,6 +26,7 @@ EDITS: Final[dict[str, Edit]] = {
     "pypto-use-after-move": use_after_move,
     "pypto-call-layout": call_layout,
     "pypto-call-args": call_args,
+    "pypto-not-concrete": not_concrete,
 }
 # Host code, where a module may call a kernel without importing pypto itself.
 HOST_CODES: Final = frozenset({"pypto-call-layout", "pypto-call-args"})
