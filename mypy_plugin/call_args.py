@@ -14,6 +14,7 @@ from mypy.nodes import (
     ARG_STAR2,
     ArgKind,
     CallExpr,
+    ComparisonExpr,
     IndexExpr,
     Expression,
     ListExpr,
@@ -84,6 +85,27 @@ class CallArgs:
             [[False], *_kinds(ctx.arg_kinds)],
             ctx.type,
             receiver_expr,
+            _expr_typer(ctx),
+        )
+
+    @classmethod
+    def of_reflected(cls, ctx: MethodContext, other_name: str) -> CallArgs | None:
+        """``2.0 == t``: ``float.__eq__`` gives way to ``t.__eq__(2.0)``, so the tensor (the one
+        argument) is the receiver and the number the other operand. None unless the context is a
+        two-operand comparison with one argument."""
+        context = ctx.context
+        if not isinstance(context, ComparisonExpr) or len(context.operands) != 2:
+            return None
+        if len(ctx.arg_types) != 1 or len(ctx.arg_types[0]) != 1:
+            return None
+        left, right = context.operands
+        tensor = ctx.arg_types[0][0]
+        return cls(
+            [None, other_name],
+            [[(tensor, right)], [(ctx.type, left)]],
+            [[False], [False]],
+            tensor,
+            right,
             _expr_typer(ctx),
         )
 

@@ -8,6 +8,7 @@ re-raises it instead, see :mod:`debug`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from mypy.nodes import Decorator, FuncDef, MypyFile, NameExpr
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
@@ -171,6 +172,29 @@ def method_hook(session: Session, op: Op) -> Callable[[MethodContext], Type]:
             if tensor_val(ctx.type) is None:
                 return ctx.default_return_type
             return _apply(session, op, CallArgs.of_method(ctx), ctx, label)
+        except Exception as err:
+            degrade(err)
+            return ctx.default_return_type
+
+    return hook
+
+
+# ``2.0 == t``, ``0 != t``: mypy types ``float.__eq__`` (it takes any object) as bool, but Python
+# gets NotImplemented from it and runs ``t.__eq__(2.0)``: a tensor comparison (and its checks).
+REFLECTED_COMPARISONS: Final = {
+    f"builtins.{cls}.{dunder}": dunder for cls in ("int", "float") for dunder in ("__eq__", "__ne__")
+}
+
+
+def reflected_comparison_hook(session: Session, op: Op) -> Callable[[MethodContext], Type]:
+    label = op.method_label
+
+    def hook(ctx: MethodContext) -> Type:
+        try:
+            if len(ctx.arg_types) != 1 or len(ctx.arg_types[0]) != 1 or tensor_val(ctx.arg_types[0][0]) is None:
+                return ctx.default_return_type  # no PyPTO tensor on the right: mypy's own answer
+            args = CallArgs.of_reflected(ctx, op.rhs)
+            return ctx.default_return_type if args is None else _apply(session, op, args, ctx, label)
         except Exception as err:
             degrade(err)
             return ctx.default_return_type

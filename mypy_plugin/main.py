@@ -26,6 +26,7 @@ from .annotations import analyze_tensor
 from .rewrite_markers import MARKER_FULLNAME, analyze_marker
 from .debug import degrade
 from .knowledge.members import NO_METHODS
+from .knowledge.ops import OPS
 from .source_rewrite import transform_source
 from .tensor_types import TENSOR
 
@@ -159,6 +160,8 @@ class PyptoPlugin(Plugin):
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname == kernels.JIT_DECORATOR_CALL:
             return hooks.decorator_hook(self.session)
+        if fullname in hooks.REFLECTED_COMPARISONS:
+            return hooks.reflected_comparison_hook(self.session, OPS[hooks.REFLECTED_COMPARISONS[fullname]])
         if fullname == "pypto.Tensor.__setitem__":
             return hooks.write_hook(self.session, "setitem")
         if fullname == "pypto.Tensor.move":
