@@ -24,7 +24,9 @@ from collections import Counter
 
 from mypy_plugin.kernels import names_jit
 
-REVEAL = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): note: Revealed type is \"(?P<type>.*)\"$")
+# Each probe reveals ``(x, N)``: mypy drops a note that repeats another on its line, and N keeps
+# two tensors of one type apart (and names which probe each note answers).
+REVEAL = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): note: Revealed type is \"tuple\[(?P<type>.*), Literal\[(?P<n>\d+)\]\?\]\"$")
 TENSOR = re.compile(r"^pypto\.Tensor\[(?P<shape>.*), (?P<dtype>[^,\]]+)\]$")
 MARK = "  # census:"
 
@@ -43,15 +45,15 @@ def _probes(src: str) -> tuple[str, dict[tuple[int, str], str]]:
                                                                               ast.Try, ast.FunctionDef))
         params = [a.arg for a in fn.args.args if a.annotation is not None]
         if params and simple:
-            lines[first.lineno - 1] += "; " + "; ".join(f"reveal_type({p})" for p in params)
-            for p in params:
-                kinds[(first.lineno, p)] = "parameter"
+            lines[first.lineno - 1] += "; " + "; ".join(f"reveal_type(({p}, {i}))" for i, p in enumerate(params))
+            for i, p in enumerate(params):
+                kinds[(first.lineno, f"{i}:{p}")] = "parameter"
         for s in body[1:]:
             if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
                     and s.lineno == s.end_lineno):
                 name = s.targets[0].id
-                lines[s.lineno - 1] += f"; reveal_type({name})"
-                kinds[(s.lineno, name)] = "intermediate"
+                lines[s.lineno - 1] += f"; reveal_type(({name}, 0))"
+                kinds[(s.lineno, f"0:{name}")] = "intermediate"
     return "\n".join(lines), kinds
 
 
@@ -104,18 +106,19 @@ def main(argv: list[str]) -> int:
         out = subprocess.run(cmd, capture_output=True, text=True, cwd=work).stdout
         tally: dict[str, Counter[str]] = {"parameter": Counter(), "intermediate": Counter()}
         pending = {(path, line, name): kind for path, kinds in probes.items() for (line, name), kind in kinds.items()}
-        by_line: dict[tuple[str, int], list[tuple[str, str]]] = {}
-        for (path, line, name), kind in sorted(pending.items()):
-            by_line.setdefault((os.path.basename(path), line), []).append((name, kind))
+        by_probe: dict[tuple[str, int, str], tuple[str, str]] = {}
+        for (path, line, probe), kind in pending.items():
+            n, name = probe.split(":", 1)
+            by_probe[(os.path.basename(path), line, n)] = (name, kind)
         for ln in out.splitlines():
             m = REVEAL.match(ln)
             if m is None:
                 continue
             key = (os.path.basename(m.group("file")), int(m.group("line")))
-            queue = by_line.get(key)
-            if not queue:
+            found = by_probe.pop((*key, m.group("n")), None)
+            if found is None:
                 continue
-            name, kind = queue.pop(0)  # reveals on one line come in the order they were written
+            name, kind = found
             c = _classify(m.group("type"))
             if c is not None:
                 if each:
