@@ -108,7 +108,8 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
             names = [p.name for p in params.spec.tensors]
             note = specialize.call_note(api, site.line, site.via, names, vals)
             specialize.check(api, dec.func, dict(enumerate(vals)), note)
-        _record_call(api, dec, (site.line, site.via, vals) if vals is not None and _complete(vals) else None, own)
+        _record_call(api, dec, (site.line, site.via, vals) if vals is not None and _complete(vals) else None, own,
+                     rejected=bool(found))
     if not sites:
         _record_call(api, dec, None, own)
 
@@ -120,12 +121,14 @@ def _complete(vals: tuple[TensorVal, ...]) -> bool:
                for v in vals)
 
 
-def _record_call(api: object, dec: Decorator, specialized: tuple[object, ...] | None, own: bool) -> None:
+def _record_call(api: object, dec: Decorator, specialized: tuple[object, ...] | None, own: bool, *,
+                 rejected: bool = False) -> None:
     if coverage.active() is None:
         return
     path = kernel_path(api, dec)
     if path is not None:
-        coverage.call_seen(path, dec.func.line, dec.func.name, specialized=specialized, same_module=own)
+        coverage.call_seen(path, dec.func.line, dec.func.name, specialized=specialized, same_module=own,
+                           rejected=rejected)
 
 
 def _module_level(api: object, dec: Decorator) -> MypyFile | None:

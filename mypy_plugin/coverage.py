@@ -29,6 +29,7 @@ class Kernel:
     call_sites: set[tuple[object, ...]] = field(default_factory=set)
     calls_elsewhere: int = 0  # calls in other modules (their tensors check the boundary only)
     unproven_calls: int = 0  # calls whose tensors the host code does not prove
+    rejected_calls: int = 0  # calls with a pypto-call-* finding (the kernel is not traced as written)
 
     @property
     def key(self) -> str:
@@ -88,7 +89,7 @@ def kernel_defined(path: str, line: int, name: str, params: list[tuple[str, Tens
 
 
 def call_seen(path: str, line: int, name: str, *, specialized: tuple[object, ...] | None,
-              same_module: bool) -> None:
+              same_module: bool, rejected: bool = False) -> None:
     c = active()
     if c is None:
         return
@@ -97,5 +98,7 @@ def call_seen(path: str, line: int, name: str, *, specialized: tuple[object, ...
         k.call_sites.add(specialized)
     elif not same_module:
         k.calls_elsewhere += 1
+    elif rejected:
+        k.rejected_calls += 1
     else:
         k.unproven_calls += 1

@@ -98,3 +98,36 @@ def test_coverage_and_fix_do_not_mix(project: Path, capsys: pytest.CaptureFixtur
         main(["--coverage", "--fix", "kernels.py"])
     assert exit_info.value.code == 2
     assert "--coverage reports, --fix/--diff rewrite: give one" in capsys.readouterr().err
+
+
+REJECTED = '''
+import torch
+import pypto
+
+
+@pypto.frontend.jit
+def mixed(x: pypto.Tensor([], pypto.DT_FP32), w: pypto.Tensor([8, 64], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    w[:] = x * 2.0
+
+
+def run() -> None:
+    mixed(torch.randn(8, 64), torch.randn(8, 32))
+'''
+
+
+def test_a_call_with_a_finding_is_named_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "k.py").write_text(textwrap.dedent(REJECTED))
+    (tmp_path / "mypy.ini").write_text(
+        "[mypy]\nplugins = mypy_plugin\n\n[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["--coverage", "--output", "json", "k.py"]) == 1  # the pypto-call-shape finding
+    data = json.loads(capsys.readouterr().out)
+    assert [e["code"] for e in data["errors"]] == ["pypto-call-shape"]
+    assert data["coverage"] == [
+        {"kernel": "k.py:7:mixed", "checked": "unknown", "call_sites": 0,
+         "reason": "x: shape from the runtime tensor; 1 call(s) in its module with a pypto-call-* finding (their "
+                   "tensors do not fit the annotations, so the checker does not trace the kernel with them)"},
+    ]
