@@ -4,6 +4,7 @@ and through our checker; prints the agreement rate per compiler verdict and over
 
     python scripts/oracle_agreement.py [-n 1000] [--jobs 2] [--seed 0] [--python PY] [--keep DIR]
     python scripts/oracle_agreement.py --host [-n 500] ...   # kernels called from host code
+    python scripts/oracle_agreement.py --family dynamic [-n 200] ...   # one family of generator.py only
 
 Run it with the interpreter that has pypto==0.2.0, torch and this project (non-editable) installed.
 """
@@ -31,10 +32,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quiet", action="store_true", help="no disagreement table")
     ap.add_argument("--host", action="store_true",
                     help="host cases: a module that builds torch tensors and calls its kernel (host_generator.py)")
+    ap.add_argument("--family", choices=sorted(generator.FAMILIES), help="only kernels of this family")
     args = ap.parse_args(argv)
 
     t0 = time.time()
-    cases = host_generator.generate_host(args.n, args.seed) if args.host else generator.generate(args.n, args.seed)
+    weights = {args.family: 1} if args.family else None
+    cases = (host_generator.generate_host(args.n, args.seed) if args.host
+             else generator.generate(args.n, args.seed, weights))
 
     def progress(done: int, total: int) -> None:
         if done % 50 == 0 or done == total:

@@ -74,11 +74,13 @@ class Case:
         """A driver script: torch tensors of the annotated shapes/dtypes, one call of the kernel."""
         out = ["import torch", f"import {module} as m", ""]
         args = []
+        rows = self.features.get("rows", 16)  # the size a call gives a DYNAMIC / dynamic("N") dim
         for n, s, d in self.params:
             if s is None:
                 args.append("2.0")
                 continue
-            out.append(f"{n} = torch.ones({list(s)!r}, dtype={TORCH_DT[d]})")
+            sizes = [rows if isinstance(x, str) else x for x in s]
+            out.append(f"{n} = torch.ones({sizes!r}, dtype={TORCH_DT[d]})")
             args.append(n)
         out.append(f"m.{self.name}({', '.join(args)})")
         out.append('print("ORACLE_OK", flush=True)')
@@ -99,6 +101,9 @@ TORCH_DT = {
 def _param_src(name: str, shape: Any, dt: str, ann: str) -> str:
     if shape is None:
         return f"{name}: float"
+    if any(isinstance(d, str) for d in shape):  # a dim written as source: pypto.DYNAMIC, N
+        dims = "[" + ", ".join(str(d) for d in shape) + "]"
+        return f"{name}: pypto.Tensor[{dims}, pypto.DT_{dt}]" if ann == "sub" else f"{name}: pypto.Tensor({dims}, pypto.DT_{dt})"
     if ann == "sub":
         return f"{name}: pypto.Tensor[{list(shape)!r}, pypto.DT_{dt}]"
     if ann == "tuple":
@@ -652,6 +657,51 @@ def signature_case(draw: Any) -> Case:
                 features={"kind": kind})
 
 
+# --- a DYNAMIC dim (traced as -1: rules dynamic-dim-whole-tensor-op, dynamic-dim-not-concrete) ----
+
+DYNAMIC_WHOLE = ["x * 2.0", "x + x", "pypto.exp(x)", "pypto.maximum(x, x)", "-x", "pypto.sigmoid(x)",
+                 "pypto.softmax(x, -1)", "pypto.where(x > 0.0, x, 0.0)", "pypto.exp2(x)", "pypto.sign(x)",
+                 "pypto.cast(x, pypto.DT_FP32)"]
+DYNAMIC_SCALAR = ["rows = min(x.shape[0], 8)", "rows = max(8, x.shape[0])", "flag = bool(x.shape[0])",
+                  "rows = int(x.shape[0] // 8)", "n, c = x.shape\n    rows = min(n, 8)",
+                  "rows = x.shape[0].min(8)", "rows = x.shape[0] if x.shape[0] > 8 else 8",
+                  "total = sum([x.shape[0], 8])", "if x.shape[0] > 4:\n        pass",
+                  "if x.shape[0] > 4 and x.shape[0] < 64:\n        pass"]
+
+
+@st.composite
+def dynamic_case(draw: Any) -> Case:
+    """A [DYNAMIC, C] (or frontend.dynamic("N")) kernel: a whole-tensor op, or a builtin on the dim
+    before the loop over static views that real kernels use, or just that loop."""
+    dt = draw(st.sampled_from(["FP32", "FP16"]))
+    cols = draw(st.sampled_from([16, 32, 64]))
+    symbol = draw(st.booleans())
+    dim = "N" if symbol else draw(st.sampled_from(["pypto.DYNAMIC", "pypto.DYN"]))
+    pre = ['N = pypto.frontend.dynamic("N")'] if symbol else []
+    body: list[tuple[str, str]] = [("tile", f"pypto.set_vec_tile_shapes(8, {cols})")]
+    kind = draw(st.sampled_from(["whole", "whole", "scalar", "scalar", "loop"]))
+    feats: dict[str, Any] = {"kind": kind, "rows": 16}
+    if kind == "whole":
+        expr = draw(st.sampled_from(DYNAMIC_WHOLE))
+        if expr.startswith("pypto.cast") and dt == "FP16":
+            expr = "pypto.cast(x, pypto.DT_FP16)"
+        feats["expr"] = expr
+        body.append(("write", f"out[:] = {expr}"))
+    else:
+        if kind == "scalar":
+            stmt = draw(st.sampled_from(DYNAMIC_SCALAR))
+            feats["expr"] = stmt
+            first, *rest = stmt.split("\n")
+            body.append(("op", first))
+            body += [("op", line.strip()) if not line.startswith("        ") else ("op", line[4:]) for line in rest]
+        body += [("op", "for i in pypto.loop(x.shape[0] // 8):"),
+                 ("op", f"    xs = pypto.view(x, [8, {cols}], [i * 8, 0])"),
+                 ("op", "    pypto.assemble(xs * 2.0, [i * 8, 0], out)")]
+    form = draw(st.sampled_from(["call", "sub"]))
+    return Case("dynamic", [("x", [dim, cols], dt), ("out", [dim, cols], dt)], body, ann=form, pre=pre,
+                features=feats)
+
+
 FAMILIES = {
     "binary": binary_case(),
     "unary": unary_case(),
@@ -660,8 +710,10 @@ FAMILIES = {
     "transpose": transpose_case(),
     "matmul": matmul_case(),
     "signature": signature_case(),
+    "dynamic": dynamic_case(),
 }
-WEIGHTS = {"binary": 5, "unary": 2, "reduce": 6, "reshape": 2, "transpose": 2, "matmul": 5, "signature": 1}
+WEIGHTS = {"binary": 5, "unary": 2, "reduce": 6, "reshape": 2, "transpose": 2, "matmul": 5, "signature": 1,
+           "dynamic": 2}
 # The families whose findings ``pypto-check --fix`` can fix (members PyPTO lacks, unaligned reduce
 # tiles, .T, ones vectors, return annotations): a fixer run gets many more fixed kernels per kernel.
 FIXABLE_WEIGHTS = {"unary": 4, "reduce": 4, "transpose": 3, "matmul": 2, "signature": 2}
