@@ -9,10 +9,12 @@ from types import EllipsisType
 from typing import Final
 
 from ..knowledge.arith import AST_OPS, fold
-from . import torch_ops
+from . import tensor_data, torch_ops
 from .values import DTYPES, UNKNOWN, DType, HostTensor, PyptoDType, Value, fresh
 
 MAX_ITEMS: Final = 16  # sequences walked item by item (ranges here, loops in evaluate)
+# An f-string with a part the source does not prove: still a str (``t.to(f"npu:{i}")`` is a device).
+SOME_STR: Final = "<str>"
 
 Env = dict[str, Value]
 
@@ -74,6 +76,12 @@ class ExpressionEvaluator:
             return self._subscript(node, env)
         if isinstance(node, ast.Call):
             return self._call(node, env)
+        if isinstance(node, ast.JoinedStr):
+            parts = [self._expr(v.value, env) if isinstance(v, ast.FormattedValue) else self._expr(v, env)
+                     for v in node.values]
+            known = all(type(p) in (str, int) for p in parts) and not any(isinstance(v, ast.FormattedValue) and (
+                v.conversion != -1 or v.format_spec is not None) for v in node.values)
+            return "".join(str(p) for p in parts) if known else SOME_STR
         return UNKNOWN
 
     def _binop(self, node: ast.BinOp, env: Env) -> Value:
@@ -87,6 +95,8 @@ class ExpressionEvaluator:
         if isinstance(a, tuple) and isinstance(b, tuple) and op == "+":
             return a + b
         if isinstance(a, tuple) and type(b) is int and op == "*" and 0 <= b <= 64:
+            return a * b
+        if type(a) is int and isinstance(b, tuple) and op == "*" and 0 <= a <= 64:
             return a * b
         return UNKNOWN
 
@@ -150,6 +160,10 @@ class ExpressionEvaluator:
             return UNKNOWN
         kwargs = {k.arg: self._expr(k.value, env) for k in node.keywords if k.arg is not None}
         qual = self._qualname(node.func)
+        if qual == "torch.tensor" and node.args and isinstance(node.args[0], (ast.ListComp, ast.BinOp)):
+            nested = tensor_data.DataShapes(self._expr).of(node.args[0], env)
+            if nested is not None:
+                return tensor_data.tensor_of(nested[0], nested[1], kwargs, self._default_float, ast.unparse(node))
         if qual is not None and qual.startswith("torch.") and qual.count(".") == 1:
             return torch_ops.factory(qual[len("torch."):], args, kwargs, self._default_float, ast.unparse(node))
         if isinstance(node.func, ast.Attribute):

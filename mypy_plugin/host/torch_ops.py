@@ -6,21 +6,25 @@ calls torch itself would reject).
 
 from __future__ import annotations
 
-from types import EllipsisType
-
 from collections.abc import Sequence
+from types import EllipsisType
+from typing import Final
 
+from . import tensor_data
 from .values import (
     BOOL,
     CAST_METHODS,
     DTYPES,
     FLOAT32,
+    FLOAT_METHODS,
     INT64,
+    KEEP_DTYPE_METHODS,
     LIKE_FACTORIES,
     SAME_METHODS,
     SIZE_FACTORIES,
     UNKNOWN,
     DType,
+    dtype_kw,
     HostTensor,
     Value,
     fresh,
@@ -41,37 +45,30 @@ def size_of(args: Sequence[Value]) -> tuple[int, ...] | None:
     return _ints(args)
 
 
-def _dtype_kw(kwargs: dict[str, Value], default: DType | None) -> DType | None:
-    if "dtype" not in kwargs:
-        return default
-    value = kwargs["dtype"]
-    return value if isinstance(value, DType) else None
-
-
 def factory(name: str, args: Sequence[Value], kwargs: dict[str, Value], default_float: DType | None,
             text: str) -> Value:
     """``torch.<name>(...)``."""
     if name in SIZE_FACTORIES:
         size = kwargs.get("size") if not args else None
         shape = size_of(args) if args else (_ints(size) if isinstance(size, tuple) else None)
-        return fresh(shape, _dtype_kw(kwargs, default_float), text)
+        return fresh(shape, dtype_kw(kwargs, default_float), text)
     if name == "full" and len(args) >= 2 and isinstance(args[0], tuple):
         fill = args[1]
         default = BOOL if type(fill) is bool else INT64 if type(fill) is int else default_float if type(fill) is float else None
-        return fresh(_ints(args[0]), _dtype_kw(kwargs, default), text)
+        return fresh(_ints(args[0]), dtype_kw(kwargs, default), text)
     if name == "randint":
         size = args[-1] if args and isinstance(args[-1], tuple) else kwargs.get("size")
-        return fresh(_ints(size) if isinstance(size, tuple) else None, _dtype_kw(kwargs, INT64), text)
+        return fresh(_ints(size) if isinstance(size, tuple) else None, dtype_kw(kwargs, INT64), text)
     if name == "arange":
         return _arange(args, kwargs, default_float, text)
     if name == "tensor" and args:
-        return _literal(args[0], kwargs, default_float, text)
+        return tensor_data.literal(args[0], kwargs, default_float, text)
     if name == "eye" and args and type(args[0]) is int:
         cols = args[1] if len(args) > 1 else args[0]
-        return fresh((args[0], cols) if type(cols) is int else None, _dtype_kw(kwargs, default_float), text)
+        return fresh((args[0], cols) if type(cols) is int else None, dtype_kw(kwargs, default_float), text)
     if name in LIKE_FACTORIES and args and isinstance(args[0], HostTensor):
         base = args[0]
-        dtype = _dtype_kw(kwargs, base.dtype)
+        dtype = dtype_kw(kwargs, base.dtype)
         return fresh(base.shape, dtype, text)  # *_like keeps the layout only for dense inputs: fresh is safe
     return UNKNOWN
 
@@ -79,7 +76,7 @@ def factory(name: str, args: Sequence[Value], kwargs: dict[str, Value], default_
 def _arange(args: Sequence[Value], kwargs: dict[str, Value], default_float: DType | None, text: str) -> Value:
     nums = list(args)
     if not nums or not all(type(v) in (int, float) for v in nums):
-        return fresh(None, _dtype_kw(kwargs, None), text)
+        return fresh(None, dtype_kw(kwargs, None), text)
     start, end, step = (0, nums[0], 1) if len(nums) == 1 else (nums[0], nums[1], nums[2] if len(nums) > 2 else 1)
     is_int = all(type(v) is int for v in (start, end, step))
     assert isinstance(start, (int, float)) and isinstance(end, (int, float)) and isinstance(step, (int, float))
@@ -87,40 +84,7 @@ def _arange(args: Sequence[Value], kwargs: dict[str, Value], default_float: DTyp
         return UNKNOWN
     count = max(0, -(-(end - start) // step)) if is_int else None
     shape = (int(count),) if count is not None else None
-    return fresh(shape, _dtype_kw(kwargs, INT64 if is_int else default_float), text)
-
-
-def _literal(data: Value, kwargs: dict[str, Value], default_float: DType | None, text: str) -> Value:
-    shape: list[int] = []
-    level = data
-    while isinstance(level, tuple):
-        shape.append(len(level))
-        if not level:
-            break
-        level = level[0]
-    leaves = _leaves(data)
-    if leaves is None or type(level) not in (int, float, bool) and shape[-1:] != [0]:
-        # Some element is not known (a comprehension, a variable): so is the shape.
-        return HostTensor(None, _dtype_kw(kwargs, None), None, text)
-    default = (
-        BOOL if leaves and all(type(v) is bool for v in leaves)
-        else INT64 if leaves and all(type(v) in (int, bool) for v in leaves)
-        else default_float if all(type(v) in (int, float, bool) for v in leaves)
-        else None
-    )
-    return fresh(tuple(shape), _dtype_kw(kwargs, default), text)
-
-
-def _leaves(data: Value) -> list[Value] | None:
-    if isinstance(data, tuple):
-        out: list[Value] = []
-        for item in data:
-            sub = _leaves(item)
-            if sub is None:
-                return None
-            out.extend(sub)
-        return out
-    return None if data is UNKNOWN else [data]
+    return fresh(shape, dtype_kw(kwargs, INT64 if is_int else default_float), text)
 
 
 def arithmetic(a: Value, b: Value, true_div: bool, text: str, default_float: DType | None) -> Value:
@@ -163,12 +127,19 @@ def _broadcast(*shapes: tuple[int, ...] | None) -> tuple[int, ...] | None:
     return tuple(out)
 
 
+_FLOATS: Final = frozenset({"torch.float16", "torch.bfloat16", "torch.float32", "torch.float64"})
+
+
 def method(t: HostTensor, name: str, args: Sequence[Value], kwargs: dict[str, Value], text: str) -> Value:
     """``t.<name>(...)``."""
     if name in SAME_METHODS:
         return HostTensor(t.shape, t.dtype, t.strides, text)
     if name in CAST_METHODS and not args:
         return HostTensor(t.shape, DTYPES[CAST_METHODS[name]], t.strides, text)
+    if name in KEEP_DTYPE_METHODS:
+        return fresh(t.shape, t.dtype, text)
+    if name in FLOAT_METHODS and not args:  # an integer input gives the default float: not followed here
+        return fresh(t.shape, t.dtype if t.dtype is not None and t.dtype.name in _FLOATS else None, text)
     if name == "to":
         dtype = next((a for a in [*args, kwargs.get("dtype")] if isinstance(a, DType)), None)
         known = all(isinstance(a, (DType, str)) for a in args) and set(kwargs) <= {"dtype", "device", "non_blocking"}

@@ -133,8 +133,23 @@ CAST_METHODS: Final = {
 # device moves, autograd switches, copies.
 SAME_METHODS: Final = frozenset({
     "npu", "cuda", "cpu", "detach", "requires_grad_", "clone", "pin_memory", "share_memory_",
+    # in-place fills return the tensor itself
+    "uniform_", "normal_", "random_", "zero_", "fill_", "bernoulli_", "exponential_", "clamp_", "abs_", "neg_",
 })
+# Elementwise tensor methods that keep shape and dtype (a new dense tensor) ...
+KEEP_DTYPE_METHODS: Final = frozenset({"abs", "neg", "sign", "clamp", "clip", "square", "relu", "floor", "ceil",
+                                       "round", "trunc"})
+# ... and those whose result is floating (an integer input gives the default float dtype).
+FLOAT_METHODS: Final = frozenset({"exp", "log", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "reciprocal"})
 # Factories whose size is given by *size or a sequence, with a default float dtype.
 SIZE_FACTORIES: Final = frozenset({"randn", "rand", "empty", "zeros", "ones"})
 LIKE_FACTORIES: Final = frozenset({"randn_like", "rand_like", "empty_like", "zeros_like", "ones_like", "full_like",
                                    "randint_like"})
+
+
+def dtype_kw(kwargs: dict[str, Value], default: DType | None) -> DType | None:
+    """The ``dtype=`` of a torch call, ``default`` without one; None for a value not proven a dtype."""
+    if "dtype" not in kwargs:
+        return default
+    value = kwargs["dtype"]
+    return value if isinstance(value, DType) else None

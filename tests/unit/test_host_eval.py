@@ -195,13 +195,41 @@ def test_keywords_and_star_arguments_are_reported_as_written() -> None:
 
 
 def test_torch_tensor_of_unknown_data_has_an_unknown_shape() -> None:
-    # A comprehension (or any value not in the source) gives no shape, not a 0-D tensor.
+    # A value not in the source gives no shape, not a 0-D tensor; so do a comprehension over an
+    # unknown range, a ragged one, and a row repeated an unknown number of times.
     assert _args("""
         import torch
-        n = 4
-        k(torch.tensor([[r * 10 + c for c in range(n)] for r in range(n)], dtype=torch.int32),
-          torch.tensor([[1, 2], [3, 4]]), torch.tensor(data), torch.tensor([]))
-    """) == [(None, "torch.int32", None), ((2, 2), "torch.int64", True), (None, None, None), ((0,), "torch.float32", True)]
+        k(torch.tensor([[r * 10 + c for c in range(m)] for r in range(4)], dtype=torch.int32),
+          torch.tensor([[1, 2], [3, 4]]), torch.tensor(data), torch.tensor([]),
+          torch.tensor([[0] * r for r in range(1, 4)]), torch.tensor([[1] * 8] * rows))
+    """) == [(None, "torch.int32", None), ((2, 2), "torch.int64", True), (None, None, None), ((0,), "torch.float32", True),
+             (None, None, None), (None, None, None)]
+
+
+def test_torch_tensor_of_a_comprehension_or_a_repeated_row_is_not_built() -> None:
+    # [[...] for ...] over known ranges and [[1] * k] * n: the shape without the data (256 x 256
+    # would be far past the evaluator's item budget); the leaves give the default dtype.
+    assert _args("""
+        import torch
+        n, k = 256, 128
+        k(torch.tensor([[r * 100 + c for c in range(k)] for r in range(n)], dtype=torch.int32),
+          torch.tensor([[1] * k] * n, dtype=torch.int8), torch.tensor([[0.5] * 4 for _ in range(3)]),
+          torch.tensor([2 * [7], [8, 9]]))
+    """) == [((256, 128), "torch.int32", True), ((256, 128), "torch.int8", True), ((3, 4), "torch.float32", True),
+             ((2, 2), "torch.int64", True)]
+
+
+def test_device_strings_fills_and_elementwise_methods_keep_the_tensor() -> None:
+    # .to(f"npu:{i}") is a device move (a str is never a dtype), in-place fills return the tensor,
+    # elementwise methods keep shape and (float math on a float tensor) dtype.
+    assert _args("""
+        import torch
+        i = 0
+        k(torch.ones(4, 8, dtype=torch.bfloat16).to(f"npu:{i}"), torch.randn(4, 8).uniform_(-3, 3),
+          torch.randn(4, 8, dtype=torch.float16).abs(), torch.randn(4, 8).exp(), torch.ones(4, 8, dtype=torch.int32).sqrt(),
+          torch.ones(4, 8).to(device=f"npu:{i!r}"))
+    """) == [((4, 8), "torch.bfloat16", True), ((4, 8), "torch.float32", True), ((4, 8), "torch.float16", True),
+             ((4, 8), "torch.float32", True), ((4, 8), None, True), ((4, 8), "torch.float32", True)]
 
 
 def test_objects_changed_in_place_become_unknown() -> None:
