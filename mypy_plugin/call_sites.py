@@ -102,14 +102,14 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
             code = codes.BY_NAME.get(f.code)
             if code is not None:  # from the decorator hook: maybe under an overload's watcher
                 report(api, code, f.message, f.note, where, unwatched=call is None)  # type: ignore[arg-type]
-        vals = traced_with(site_params, site, dtypes) if not found and dtypes is not None else None
+        vals = traced_with(site_params, site, dtypes) if dtypes is not None else None
         if vals is not None and vals != params.declared and vals not in checked:  # else seen already
             checked.add(vals)
             names = [p.name for p in params.spec.tensors]
             note = specialize.call_note(api, site.line, site.via, names, vals)
             specialize.check(api, dec.func, dict(enumerate(vals)), note)
         _record_call(api, dec, (site.line, site.via, vals) if vals is not None and _complete(vals) else None, own,
-                     rejected=bool(found))
+                     rejected=bool(found) and vals is None)
     if not sites:
         _record_call(api, dec, None, own)
 

@@ -29,7 +29,7 @@ class Kernel:
     call_sites: set[tuple[object, ...]] = field(default_factory=set)
     calls_elsewhere: int = 0  # calls in other modules (their tensors check the boundary only)
     unproven_calls: int = 0  # calls whose tensors the host code does not prove
-    rejected_calls: int = 0  # calls with a pypto-call-* finding (the kernel is not traced as written)
+    rejected_calls: int = 0  # calls with a pypto-call-* finding that stops the trace
 
     @property
     def key(self) -> str:

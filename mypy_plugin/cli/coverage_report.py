@@ -34,8 +34,8 @@ def _why_no_sites(k: Kernel) -> str:
     if k.unproven_calls:
         parts.append(f"{k.unproven_calls} call(s) in its module whose tensors the host code does not prove")
     if k.rejected_calls:
-        parts.append(f"{k.rejected_calls} call(s) in its module with a pypto-call-* finding (their tensors do not "
-                     "fit the annotations, so the checker does not trace the kernel with them)")
+        parts.append(f"{k.rejected_calls} call(s) in its module with a pypto-call-* finding that stops the "
+                     "trace (the call fails at run time, or its tensors do not fit the kernel's ranks or symbols)")
     if k.calls_elsewhere:
         parts.append(f"{k.calls_elsewhere} call(s) in other modules (those check the call's tensors against "
                      "the annotations only)")

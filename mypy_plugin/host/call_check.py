@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from ..knowledge.boundary import TORCH_TO_PYPTO, Finding, KernelSpec, ParamSpec, TensorDesc
 from ..knowledge.boundary_checks import BoundaryCall, call_findings
@@ -134,18 +135,28 @@ def _pypto_dtype(torch_name: str | None) -> str | None:
     return choices[0] if len(choices) == 1 else None
 
 
+# Findings 0.2.0 does not act on when the kernel takes its shapes from the call (rule:
+# host-tensors-not-checked): it traces the kernel with the call's tensors anyway.
+SILENT_IN_RUNTIME_SHAPED: Final = frozenset({"pypto-call-shape", "pypto-call-dtype"})
+
+
 def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str]) -> tuple[TensorVal, ...] | None:
     """The tensor parameters as the frontend traces the kernel at this call: declared dims and
-    dtypes kept, the ones it takes from the tensors filled in. None when the call cannot be
-    trusted (a finding at the call, an unknown argument list, a dtype name the checker does not
-    know: a newer type such as unpacked FP4 changes the shape the kernel sees).
+    dtypes kept, the ones it takes from the tensors filled in (in a kernel with runtime shapes,
+    every dim but a dynamic one: 0.2.0 ignores a static annotation dim there; an explicit dtype
+    still wins). None when the call cannot be trusted (a finding at the call other than a shape or
+    dtype mismatch of a runtime-shaped kernel, an unknown argument list, a dtype name the checker
+    does not know: a newer type such as unpacked FP4 changes the shape the kernel sees).
     ``dtype_written[i]``: what the annotation of tensor parameter i writes for the dtype: "" none
     (the frontend takes the tensor's), "DT_..." a name (its value at the call, for a variable
     the host code proves), anything else a variable (unknown here)."""
     spec = params.spec
     if any(v.dtype is None and w.startswith("DT_") and w not in DTYPES for v, w in zip(params.declared, dtype_written)):
         return None
-    if site.star_args or len(site.args) < len(spec.tensors) or findings(params, site):
+    if site.star_args or len(site.args) < len(spec.tensors):
+        return None
+    found = findings(params, site)
+    if found and not (spec.runtime_shapes and all(f.code in SILENT_IN_RUNTIME_SHAPED for f in found)):
         return None
     out: list[TensorVal] = []
     for i, (declared, arg) in enumerate(zip(params.declared, site.args)):
@@ -154,8 +165,10 @@ def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str]
         if t.shape is not None and (shape is None or len(shape) == len(t.shape)):
             if shape is None:
                 shape = t.shape
-            else:  # every known dim agrees (no finding): fill in the rest; a dynamic dim stays -1
-                shape = tuple(d if isinstance(d, int) or is_dynamic(d) else t.shape[k] for k, d in enumerate(shape))
+            elif spec.runtime_shapes:  # the tensor's dims, whatever the annotation says; a dynamic dim stays -1
+                shape = tuple(d if is_dynamic(d) else t.shape[k] for k, d in enumerate(shape))
+            else:  # every known dim agrees (no finding): fill in the rest
+                shape = tuple(d if isinstance(d, int) else t.shape[k] for k, d in enumerate(shape))
         dtype = declared.dtype
         if dtype is None and dtype_written[i] in DTYPES:
             dtype = dtype_written[i]  # a variable's value at the call
