@@ -65,6 +65,7 @@ class HostEvaluator(ExpressionEvaluator):
     kernel_name: Callable[[ast.expr], str | None]
     sites: list[CallSite] = field(default_factory=list)
     _torch: dict[str, str] = field(default_factory=dict)  # local name -> "torch" / "torch.randn"
+    _math: dict[str, str] = field(default_factory=dict)  # local name -> "math" / "math.sqrt"
     _helpers: dict[str, ast.FunctionDef] = field(default_factory=dict)
     _default_float: DType | None = FLOAT32
     _module_env: Env = field(default_factory=dict)  # the module's bindings (final once walked)
@@ -99,6 +100,7 @@ class HostEvaluator(ExpressionEvaluator):
         kernel is defined inside a function (:func:`module_facts.scan`)."""
         facts = scan(self.tree)
         self._torch.update(facts.torch)
+        self._math.update(facts.math)
         self._pypto.update(facts.pypto)
         self._pypto_dtypes.update(facts.pypto_dtypes)
         for stmt in self.tree.body:
@@ -299,17 +301,31 @@ class HostEvaluator(ExpressionEvaluator):
         return KernelRef(f"{name}.{kernel}", body.env)
 
     def _record(self, name: str, call: ast.Call, scope: _Scope, closure: Mapping[str, Value] | None = None) -> None:
-        star = any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)
+        star = any(k.arg is None for k in call.keywords)
+        args: list[Value] = []
+        texts: list[str] = []
+        for a in call.args:
+            spread = self._expr(a.value, scope.env) if isinstance(a, ast.Starred) else None
+            if isinstance(a, ast.Starred) and not isinstance(spread, tuple):
+                star = True  # ``k(*xs)`` with xs unknown: the argument list is not known
+                args.append(UNKNOWN)
+                texts.append("")
+            elif isinstance(spread, tuple):  # ``k(*inputs)`` with inputs a list the source proves
+                args.extend(spread)
+                texts.extend("" for _ in spread)
+            else:
+                args.append(self._expr(a, scope.env))
+                texts.append(_as_receiver(a))
         self.sites.append(CallSite(
             kernel=name,
             line=call.lineno,
             column=call.col_offset,
-            args=tuple(self._expr(a, scope.env) for a in call.args),
+            args=tuple(args),
             keywords=tuple((k.arg, self._expr(k.value, scope.env)) for k in call.keywords if k.arg is not None),
             via=scope.via,
             star_args=star,
             env=dict(scope.env) if closure is None else closure,
-            arg_texts=tuple(_as_receiver(a) for a in call.args),
+            arg_texts=tuple(texts),
         ))
 
     def _helper(self, func: ast.FunctionDef, call: ast.Call, scope: _Scope) -> None:

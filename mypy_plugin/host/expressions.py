@@ -4,7 +4,8 @@ methods, pypto dtype names); the statement walker in :mod:`evaluate` builds on i
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from types import EllipsisType
 from typing import Final
 
@@ -23,6 +24,7 @@ class ExpressionEvaluator:
     """The imported names it reads are filled in by the subclass's module scan."""
 
     _torch: dict[str, str]  # local name -> "torch" / "torch.randn"
+    _math: dict[str, str]  # local name -> "math" / "math.sqrt"
     _pypto: set[str]  # local names of the pypto module
     _pypto_dtypes: dict[str, str]  # ``from pypto import DT_FP16 as h``
     _default_float: DType | None
@@ -92,6 +94,10 @@ class ExpressionEvaluator:
             return UNKNOWN if folded is None else folded
         if isinstance(a, HostTensor) or isinstance(b, HostTensor):
             return torch_ops.arithmetic(a, b, type(node.op) is ast.Div, ast.unparse(node), self._default_float)
+        if (isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool)
+                and not isinstance(b, bool) and type(node.op) in _FLOAT_OPS):
+            # a float on either side, or a true division: Python's float arithmetic
+            return UNKNOWN if type(node.op) is ast.Div and b == 0 else _FLOAT_OPS[type(node.op)](a, b)
         if isinstance(a, tuple) and isinstance(b, tuple) and op == "+":
             return a + b
         if isinstance(a, tuple) and type(b) is int and op == "*" and 0 <= b <= 64:
@@ -173,12 +179,55 @@ class ExpressionEvaluator:
         factory = self._factory_name(node.func, env)
         if factory is not None:
             return self._factory(factory, args, kwargs)
+        math_name = self._math_name(node.func)
+        if math_name is not None:
+            return _math(math_name, args) if not kwargs else UNKNOWN
         if isinstance(node.func, ast.Name) and node.func.id not in env:
-            return _builtin(node.func.id, args)
+            return _builtin(node.func.id, args, kwargs)
+        return UNKNOWN
+
+    def _math_name(self, callee: ast.expr) -> str | None:
+        """``math.sqrt`` (or ``m.sqrt``, ``sqrt`` imported from math) -> "sqrt"."""
+        if isinstance(callee, ast.Name):
+            full = self._math.get(callee.id)
+            return full[len("math."):] if full is not None and full.startswith("math.") else None
+        if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
+            return callee.attr if self._math.get(callee.value.id) == "math" else None
+        return None
+
+
+_FLOAT_OPS: Final[dict[type, Callable[[float, float], float]]] = {
+    ast.Add: lambda x, y: x + y, ast.Sub: lambda x, y: x - y, ast.Mult: lambda x, y: x * y,
+    ast.Div: lambda x, y: x / y,
+}
+# math functions of known numbers, as Python computes them.
+_MATH: Final[dict[str, Callable[..., int | float]]] = {
+    "sqrt": math.sqrt, "ceil": math.ceil, "floor": math.floor, "log2": math.log2, "exp": math.exp,
+    "log": math.log, "pow": math.pow, "gcd": math.gcd, "isqrt": math.isqrt,
+}
+
+
+def _math(name: str, args: Sequence[Value]) -> Value:
+    items = args[0] if name == "prod" and len(args) == 1 and isinstance(args[0], tuple) else args
+    nums = [a for a in items if isinstance(a, (int, float)) and not isinstance(a, bool)]
+    if not nums or len(nums) != len(items):
+        return UNKNOWN
+    try:
+        return math.prod(nums) if name == "prod" else _MATH[name](*nums) if name in _MATH else UNKNOWN
+    except (ValueError, OverflowError, TypeError):  # a domain error, or a float where an int is needed
         return UNKNOWN
 
 
-def _builtin(name: str, args: Sequence[Value]) -> Value:
+def _builtin(name: str, args: Sequence[Value], kwargs: dict[str, Value] | None = None) -> Value:
+    if kwargs and not (name == "enumerate" and set(kwargs) == {"start"}):
+        return UNKNOWN
+    if name == "enumerate" and args and isinstance(args[0], tuple) and len(args) <= 2:
+        start = args[1] if len(args) == 2 else (kwargs or {}).get("start", 0)
+        if type(start) is not int or len(args[0]) > MAX_ITEMS:
+            return UNKNOWN
+        return tuple((start + i, v) for i, v in enumerate(args[0]))
+    if name == "zip" and args and all(isinstance(a, tuple) for a in args):
+        return tuple(zip(*[a for a in args if isinstance(a, tuple)]))
     if name in ("tuple", "list") and len(args) == 1 and isinstance(args[0], tuple):
         return args[0]
     if name == "int" and len(args) == 1 and type(args[0]) is int:

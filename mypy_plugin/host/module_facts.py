@@ -12,6 +12,7 @@ from .mutation import CONTAINER_MUTATORS
 @dataclass
 class ModuleFacts:
     torch: dict[str, str] = field(default_factory=dict)  # local name -> "torch" / "torch.randn"
+    math: dict[str, str] = field(default_factory=dict)  # local name -> "math" / "math.sqrt"
     pypto: set[str] = field(default_factory=set)  # local names of the pypto module
     pypto_dtypes: dict[str, str] = field(default_factory=dict)  # ``from pypto import DT_FP16 as h``
     calls: list[ast.Call] = field(default_factory=list)
@@ -42,6 +43,10 @@ def scan(tree: ast.Module) -> ModuleFacts:
         elif isinstance(node, ast.ImportFrom) and node.module == "torch" and node.level == 0:
             for alias in node.names:
                 facts.torch[alias.asname or alias.name] = f"torch.{alias.name}"
+        if isinstance(node, ast.Import):
+            facts.math.update((a.asname or "math", "math") for a in node.names if a.name == "math")
+        elif isinstance(node, ast.ImportFrom) and node.module == "math" and node.level == 0:
+            facts.math.update((a.asname or a.name, f"math.{a.name}") for a in node.names)
         if isinstance(node, ast.Import):
             facts.pypto.update(a.asname or "pypto" for a in node.names if a.name == "pypto")
         elif isinstance(node, ast.ImportFrom) and node.module == "pypto" and node.level == 0:

@@ -122,6 +122,39 @@ def test_each_item_of_a_constant_loop_is_a_call_site() -> None:
     ]
 
 
+def test_enumerate_and_zip_of_constant_lists_are_constant_loops() -> None:
+    source = '''
+    import torch
+    SHAPES = [(2, 16, 4, 4), (4, 32, 2, 2)]
+    def run_case(index, shape):
+        k(torch.rand(shape, dtype=torch.float32))
+    for i, shape in enumerate(SHAPES, start=1):
+        run_case(i, shape)
+    for rows, dt in zip([8, 16], [torch.float16, torch.bfloat16]):
+        k(torch.ones(rows, 64, dtype=dt))
+    '''
+    sites = [[_describe(a) for a in s.args] for s in _sites(source)]
+    known = [s for s in sites if s[0][0] is not None]  # run_case on its own: shape unknown
+    assert known == [
+        [((2, 16, 4, 4), "torch.float32", True)],
+        [((4, 32, 2, 2), "torch.float32", True)],
+        [((8, 64), "torch.float16", True)],
+        [((16, 64), "torch.bfloat16", True)],
+    ]
+
+
+def test_math_of_known_numbers_is_computed() -> None:
+    # torch.randn(...) / math.sqrt(n) is a tensor divided by a float: the same shape.
+    assert _args("""
+        import math
+        from math import ceil
+        import torch
+        n = 16
+        k(torch.randn(n, 128) / math.sqrt(n), torch.zeros(ceil(n / 3), 8), torch.ones(math.prod((2, 4))),
+          torch.ones(4) * math.sqrt(-1))
+    """) == [((16, 128), "torch.float32", True), ((6, 8), "torch.float32", True), ((8,), "torch.float32", True), UNKNOWN]
+
+
 def test_names_rebound_in_a_loop_of_unknown_length_are_unknown() -> None:
     source = '''
     import torch
@@ -188,10 +221,17 @@ def test_keywords_and_star_arguments_are_reported_as_written() -> None:
     import torch
     k(torch.ones(2), out=torch.ones(2))
     k(*tensors)
+    inputs = [torch.ones(4, 8)]
+    outputs = [torch.zeros(4, 8, dtype=torch.float16)]
+    k(*inputs, *outputs)
+    k(torch.ones(2), **options)
     '''
-    first, second = _sites(source)
+    first, second, spread, kwargs = _sites(source)
     assert [name for name, _ in first.keywords] == ["out"]
-    assert not first.star_args and second.star_args
+    assert not first.star_args and second.star_args and kwargs.star_args
+    # a list the source proves is spread into the arguments
+    assert not spread.star_args
+    assert [_describe(a) for a in spread.args] == [((4, 8), "torch.float32", True), ((4, 8), "torch.float16", True)]
 
 
 def test_torch_tensor_of_unknown_data_has_an_unknown_shape() -> None:
