@@ -34,7 +34,7 @@ _HOOK_GETTERS = ("get_type_analyze_hook", "get_function_hook", "get_method_hook"
 
 class Timers:
     def __init__(self) -> None:
-        self.cpu: collections.Counter[str] = collections.Counter()
+        self.cpu: collections.defaultdict[str, float] = collections.defaultdict(float)
         self.calls: collections.Counter[str] = collections.Counter()
         self._lock = threading.Lock()
         self._active: set[str] = set()  # main thread only: outermost calls
