@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Final
 
+from .edit_proof import CONSTANT, IMPORT
 from .local_constants import LocalConstant
 from .module_constants import ModuleConstants, dotted
 from .rewrite_guard import ALIAS_PREFIX
@@ -74,6 +75,7 @@ class AnnotationRewriter:
         self.names = names
         self.imports: list[str] = []  # typing names the rewritten source needs
         self.params: frozenset[str] = frozenset()
+        self.spans: list[tuple[int, int]] = []  # the annotations edited (for edit_proof)
 
     def _alias(self, name: str) -> ast.expr | None:
         return None if name in self.params else self.consts.alias(name)
@@ -97,6 +99,12 @@ class AnnotationRewriter:
 
     # --- annotations ---------------------------------------------------------------
     def annotation(self, node: ast.expr, enclosing_params: frozenset[str]) -> None:
+        edits = len(self.src.edits)
+        self._annotation(node, enclosing_params)
+        if len(self.src.edits) > edits:
+            self.spans.append((self.src.start(node), self.src.end(node)))
+
+    def _annotation(self, node: ast.expr, enclosing_params: frozenset[str]) -> None:
         self.params = enclosing_params  # a module alias shadowed by one of these is not inlined
         if isinstance(node, ast.Call) and self.names.is_tensor(node.func):
             self._call(node)
@@ -245,7 +253,7 @@ class AnnotationRewriter:
 
     def _declare(self, stmt: ast.Assign, ints: list[int], is_tuple: bool) -> None:
         alias = CONST_TUPLE_ALIAS if is_tuple else CONST_ALIAS
-        self.src.insert(self.src.end(stmt.targets[0]), f": {alias}[{', '.join(map(str, ints))}]")
+        self.src.insert(self.src.end(stmt.targets[0]), f": {alias}[{', '.join(map(str, ints))}]", CONSTANT)
         self._need(CONST_MARKER, alias)
 
     def add_imports(self, tree: ast.Module) -> None:
@@ -255,7 +263,7 @@ class AnnotationRewriter:
         anchor = _anchor(tree)
         if anchor is None:
             raise EditError("no simple module-level statement to append the helper import to")
-        self.src.insert(self.src.end(anchor), f"; from typing import {', '.join(self.imports)}")
+        self.src.insert(self.src.end(anchor), f"; from typing import {', '.join(self.imports)}", IMPORT)
 
 
 def _anchor(tree: ast.Module) -> ast.stmt | None:

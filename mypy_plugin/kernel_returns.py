@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Final
 
+from .edit_proof import RETURN
 from .kernels import JIT
 from .module_constants import dotted
 from .rewrite_guard import ALIAS_PREFIX
@@ -93,6 +94,6 @@ def add_kernel_returns(src: SourceText, nodes: list[ast.AST]) -> bool:
                 close = header_close(src, node)
             except EditError:
                 continue  # a header the scan does not confirm: that kernel keeps mypy's rule
-            src.insert(close, f" -> {KERNEL_RETURN_ALIAS}")
+            src.insert(close, f" -> {KERNEL_RETURN_ALIAS}", RETURN)
             added = True
     return added

@@ -10,7 +10,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from .knowledge.arith import int_of_ast
-from .module_constants import ModuleConstants, all_nodes, rebindable_names
+from .module_constants import ModuleConstants
+from .name_bindings import Walk
 
 _MAX_DEPTH = 8
 
@@ -40,25 +41,18 @@ def _own_statements(stmts: list[ast.stmt]) -> Iterator[ast.stmt]:
         stack.extend(reversed(inner))
 
 
-def _bound_anywhere(nodes: list[ast.AST]) -> set[str]:
-    """Names stored or declared as parameters anywhere in a function (nested scopes included)."""
-    return {n.id for n in nodes if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)} | {
-        n.arg for n in nodes if isinstance(n, ast.arg)}
-
-
 class _Folder:
-    def __init__(self, consts: ModuleConstants) -> None:
+    def __init__(self, consts: ModuleConstants, walk: Walk) -> None:
         self.consts = consts
+        self.walk = walk
         self.found: list[LocalConstant] = []
 
-    def function(self, func: ast.FunctionDef | ast.AsyncFunctionDef, outer: Mapping[str, int],
-                 nodes: list[ast.AST] | None = None) -> None:
-        if nodes is None:
-            nodes = all_nodes(func)
-        twice = rebindable_names(nodes)
+    def function(self, func: ast.FunctionDef | ast.AsyncFunctionDef, outer: Mapping[str, int]) -> None:
+        start, end = self.walk.scope(func)
+        twice = self.walk.rebindable(start, end)
         if twice is None:
             return  # exec / globals() / a star import inside: anything may be bound
-        bound = _bound_anywhere(nodes)
+        bound = self.walk.stored(start, end)
         env = {k: v for k, v in outer.items() if k not in bound}  # closure constants not shadowed here
         own = list(_own_statements(func.body))
         for s in own:
@@ -90,19 +84,21 @@ class _Folder:
 
 
 def _uses(nodes: list[ast.AST], names: frozenset[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in nodes)
+    return any(type(n) is ast.Name and n.id in names for n in nodes)
 
 
-def local_constants(tree: ast.Module, consts: ModuleConstants, pypto_names: frozenset[str]) -> list[LocalConstant]:
+def local_constants(tree: ast.Module, consts: ModuleConstants, pypto_names: frozenset[str],
+                    walk: Walk | None = None) -> list[LocalConstant]:
     """Every qualifying assignment in every function of the module that mentions a name bound by
     importing pypto (kernels, helpers; their nested functions too): other functions keep mypy's
-    own answers."""
-    folder = _Folder(consts)
+    own answers. ``walk``: the module's, when the caller has it."""
+    walk = walk if walk is not None else Walk(tree)
+    folder = _Folder(consts, walk)
     for s in _own_statements(tree.body):
         methods = _own_statements(s.body) if isinstance(s, ast.ClassDef) else [s]
         for m in methods:
             if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                nodes = all_nodes(m)  # one walk: the pypto test and the folder's scans
-                if _uses(nodes, pypto_names):
-                    folder.function(m, {}, nodes)
+                start, end = walk.scope(m)
+                if _uses(walk.nodes[start:end], pypto_names):
+                    folder.function(m, {})
     return folder.found

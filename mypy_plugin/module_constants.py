@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from .knowledge.arith import int_of_ast
+from .name_bindings import Walk
 
 _MAX_DEPTH: Final = 8
 # PEP 8 constant names: the only ones the rewrite declares Final.
@@ -45,7 +46,8 @@ def dotted(node: ast.expr) -> str | None:
 class ModuleConstants:
     """Names bound exactly once at module level (and never in a function), with their value."""
 
-    def __init__(self, tree: ast.Module, nodes: list[ast.AST]) -> None:
+    def __init__(self, tree: ast.Module, walk: Walk | None = None) -> None:
+        """``walk``: the tree's :class:`Walk`, when the caller made one."""
         counts: dict[str, int] = {}
         self.statements: dict[str, ast.Assign | ast.AnnAssign] = {}
         for stmt in tree.body:
@@ -56,7 +58,7 @@ class ModuleConstants:
             elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
                 self.statements[stmt.target.id] = stmt
         local = _names_bound_in_functions(tree)
-        self._rebindable = rebindable_names(nodes)
+        self._rebindable = (walk if walk is not None else Walk(tree)).rebindable()
         rebound = self._rebindable or set()  # (with a star import, the module's own binding wins)
         self.statements = {
             k: v for k, v in self.statements.items() if counts.get(k) == 1 and k not in local and k not in rebound
@@ -98,55 +100,6 @@ class ModuleConstants:
         if isinstance(v, (ast.Attribute, ast.List, ast.Tuple)):
             return v
         return None
-
-
-_NAMESPACE_CALLS: Final = frozenset({"globals", "vars", "exec"})  # may write any module name
-
-
-def rebindable_names(nodes: list[ast.AST]) -> set[str] | None:
-    """Names that something in the module may bind again (a second binding anywhere, a walrus,
-    ``except ... as``, ``del``, ``X.NAME = ...``, ``setattr(X, "NAME", ...)``, ``global``); None
-    when anything can be (``from m import *``, ``globals()``, ``vars()``, ``exec``)."""
-    seen: dict[str, int] = {}
-    attrs: set[str] = set()
-
-    def bind(name: str) -> None:
-        seen[name] = seen.get(name, 0) + 1
-
-    for node in nodes:
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bind(node.id)
-        elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
-            attrs.add(node.attr)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                if alias.name == "*":
-                    return None
-                bind((alias.asname or alias.name).split(".")[0])
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bind(node.name)
-        elif isinstance(node, ast.arg):
-            bind(node.arg)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bind(node.name)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            for name in node.names:
-                bind(name)
-                bind(name)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _NAMESPACE_CALLS:
-            return None
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
-            # setattr(module, "ROWS", 4); a computed name (setattr(obj, f.name, v)) is taken as
-            # an object's attribute, as mypy itself does.
-            written = node.args[1] if len(node.args) > 1 else None
-            if isinstance(written, ast.Constant) and isinstance(written.value, str):
-                attrs.add(written.value)
-        else:  # match-statement captures (3.10+) without naming their classes
-            for field in ("name", "rest"):
-                value = getattr(node, field, None)
-                if isinstance(value, str) and type(node).__name__.startswith("Match"):
-                    bind(value)
-    return {name for name, n in seen.items() if n > 1} | attrs
 
 
 _BLOCKS: Final = (ast.If, ast.While, ast.With, ast.Try)

@@ -28,7 +28,7 @@ from typing import Any, Final
 from mypy.options import Options
 from mypy.util import decode_python_encoding, hash_digest
 
-from .source_rewrite import transform_source
+from .source_rewrite import rewrite_for_parser
 
 TESTED_MYPY: Final = "2.4."  # the call site, result tuple and hash key were read in 2.4.1
 _MARK: Final = "__pypto_stubs_original__"
@@ -91,13 +91,15 @@ def _make_wrapper(original: Callable[..., Any]) -> Callable[..., Any]:
         except Exception:  # undecodable: the real parse reports it
             return original(fnam, source, *args, **kwargs)
         with _REWRITE_LOCK:
-            new_text = transform_source(text)  # the rewrite's public entry: the text itself if unchanged
+            new_text, unparsed = rewrite_for_parser(text)  # the text itself if unchanged
         if new_text is text or not isinstance(new_text, str):
             return original(fnam, source, *args, **kwargs)
         try:
             result = original(fnam, new_text, *args, **kwargs)
         except ValueError:
             return original(fnam, source, *args, **kwargs)
+        if unparsed and result[1]:
+            return original(fnam, source, *args, **kwargs)  # the rewrite does not parse: as written
         # Freshness is judged on the file as written, not on what the parser was given.
         result[4]["source_hash"] = hash_digest(data)
         rewritten_files.add(fnam)

@@ -37,14 +37,15 @@ import ast
 import re
 from typing import Final
 
-from . import rewrite_guard
+from . import edit_proof, rewrite_guard
 from .annotation_rewrite import EXPR_PREFIX, AnnotationRewriter, PyptoNames, annotation_sites
 from .kernel_returns import KERNEL_RETURN_ALIAS, add_kernel_returns
 from .local_constants import local_constants
-from .module_constants import ModuleConstants, all_nodes
+from .module_constants import ModuleConstants
+from .name_bindings import Walk
 from .source_text import SourceText
 
-__all__ = ["EXPR_PREFIX", "rewrite_source", "rewrite_unchecked", "transform_source"]
+__all__ = ["EXPR_PREFIX", "rewrite_for_parser", "rewrite_source", "rewrite_unchecked", "transform_source"]
 
 # Cheap test before parsing: a tensor annotation (any form), a pypto Tensor imported under
 # another name, a module-level UPPER_CASE binding (at a line start, for any line break), or a
@@ -60,39 +61,62 @@ def rewrite_unchecked(source: str, tree: ast.Module | None = None) -> tuple[str,
     on a source that does not parse."""
     if tree is None:
         tree = rewrite_guard.parse(source)
+    out, _ = _rewrite(source, tree)
+    return out, tree
+
+
+def _rewrite(source: str, tree: ast.Module) -> tuple[str, bool]:
+    """(rewritten source, whether :mod:`edit_proof` proves its edits in place)."""
     src = SourceText(source)
-    nodes = all_nodes(tree)
-    consts = ModuleConstants(tree, nodes)
+    walk = Walk(tree)  # one walk serves the constants, the pypto names and the kernels
+    nodes = walk.nodes
+    consts = ModuleConstants(tree, walk)
     names = PyptoNames(nodes)
     rewriter = AnnotationRewriter(src, consts, names)
     for node, params in annotation_sites(tree):
         rewriter.annotation(node, params)
     rewriter.annotate_constants()
-    rewriter.annotate_local_constants(local_constants(tree, consts, frozenset(names.imported)))
+    rewriter.annotate_local_constants(local_constants(tree, consts, frozenset(names.imported), walk))
     if add_kernel_returns(src, nodes):
         rewriter.need_marker(KERNEL_RETURN_ALIAS)
     rewriter.add_imports(tree)
     out = src.apply()
-    return (source if out is None else out), tree
+    if out is None:
+        return source, False
+    return out, edit_proof.proven(src, rewriter.spans)
 
 
 def rewrite_source(source: str) -> str:
     """The rewritten source; the input itself when there is nothing to do or anything fails."""
+    return _guarded(source, parser_checks=False)[0]
+
+
+def rewrite_for_parser(source: str) -> tuple[str, bool]:
+    """As :func:`rewrite_source`, for a caller that parses the result itself: (text, whether
+    the caller must take the input instead if the text does not parse). A rewrite whose edits
+    are proven in place (:mod:`edit_proof`) skips the guard's second parse and comparison."""
+    return _guarded(source, parser_checks=True)
+
+
+def _guarded(source: str, parser_checks: bool) -> tuple[str, bool]:
     if "pypto" not in source or not _WORTH_PARSING.search(source):
-        return source
+        return source, False
     try:
         tree = rewrite_guard.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return source  # mypy reports the syntax error itself
+        return source, False  # mypy reports the syntax error itself
     try:
-        out, _ = rewrite_unchecked(source, tree)
-        if out != source:
-            rewrite_guard.check(tree, out)
+        out, proven = _rewrite(source, tree)
+        if out == source:
+            return source, False
+        if proven and parser_checks and not rewrite_guard.debug():
+            return out, True
+        rewrite_guard.check(tree, out)  # (under the debug switch, a proven rewrite too)
     except Exception:  # never break mypy's parser: any failure leaves the file as written
         if rewrite_guard.debug():
             raise
-        return source
-    return out
+        return source, False
+    return out, False
 
 
 def transform_source(source: object) -> object:

@@ -22,6 +22,7 @@ class Edit:
     start: int  # byte offsets into the UTF-8 source
     end: int
     text: bytes
+    kind: str = "annotation"  # what the edit is for (edit_proof.py proves each kind in place)
 
 
 def _keep_breaks(chunk: bytes) -> bytes:
@@ -90,7 +91,7 @@ class SourceText:
         return i
 
     # --- edits (all keep every line break of the span they replace, so no line moves) ---
-    def replace(self, start: int, end: int, text: str) -> None:
+    def replace(self, start: int, end: int, text: str, kind: str = "annotation") -> None:
         """``text`` (one line) over [start, end), padded with spaces to the old width when it is
         shorter, followed by the span's line breaks."""
         new = text.encode("utf-8")
@@ -100,10 +101,10 @@ class SourceText:
         breaks = _keep_breaks(old)
         if not breaks and len(new) < len(old):
             new = new.ljust(len(old))
-        self.edits.append(Edit(start, end, new + breaks))
+        self.edits.append(Edit(start, end, new + breaks, kind))
 
-    def insert(self, pos: int, text: str) -> None:
-        self.replace(pos, pos, text)
+    def insert(self, pos: int, text: str, kind: str = "annotation") -> None:
+        self.replace(pos, pos, text, kind)
 
     def blank(self, start: int, end: int) -> None:
         """Spaces over [start, end), keeping line breaks where they are."""

@@ -91,14 +91,29 @@ def test_the_rewrite_runs_one_file_at_a_time(tmp_path: Path, monkeypatch: pytest
     native_parse.register(options)
     held: list[bool] = []
 
-    def rewrite(text: object) -> object:
+    def rewrite(text: str) -> tuple[str, bool]:
         held.append(native_parse._REWRITE_LOCK.locked())
-        return text
+        return text, False
 
-    monkeypatch.setattr(native_parse, "transform_source", rewrite)
+    monkeypatch.setattr(native_parse, "rewrite_for_parser", rewrite)
     native_parse._make_wrapper(Recorder())(str(path), None, **_kwargs(options))
     assert held == [True]
     assert not native_parse._REWRITE_LOCK.locked()
+
+
+def test_a_proven_rewrite_that_does_not_parse_gives_the_file_as_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rewrite's proof (edit_proof.py) leaves the parse to the native parser: on any error
+    in the rewritten text the wrapper parses the file as written, as the guard would have."""
+    path = tmp_path / "kernel.py"
+    path.write_text(KERNEL)
+    options = Options()
+    native_parse.register(options)
+    monkeypatch.setattr(native_parse, "rewrite_for_parser", lambda text: (text.replace("[8, 64]", "[8, 64"), True))
+    original = Recorder()
+    result = native_parse._make_wrapper(original)(str(path), None, **_kwargs(options))
+    assert [source for _, source, _ in original.calls] == [KERNEL.replace("[8, 64]", "[8, 64"), None]
+    assert result[1] == [] and result[0] == _real_parse(str(path), None, **_kwargs(options))[0]
 
 
 def _run(script: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -7,6 +7,7 @@ import ast
 from collections.abc import Iterator, Sequence
 
 from ..kernels import names_jit
+from ..module_constants import all_nodes
 
 
 def factory_kernel(func: ast.FunctionDef) -> str | None:
@@ -21,25 +22,41 @@ def factory_kernel(func: ast.FunctionDef) -> str | None:
     return next((name for name in returned if name in kernels), None)
 
 
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_fields: dict[type, tuple[str, ...]] = {}  # a node type's fields, expression contexts left out
+
+
 def calls(node: ast.AST) -> Iterator[ast.Call]:
-    """Calls in a statement or expression, outside nested functions, lambdas and comprehensions."""
+    """Calls in a statement or expression, outside nested functions, lambdas and comprehensions,
+    in source order (``ast.iter_child_nodes`` order, depth first)."""
     stack = [node]
     while stack:
         current = stack.pop()
-        if current is not node and isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        if current is not node and isinstance(current, _SCOPES):
             continue
         if isinstance(current, ast.Call):
             yield current
         if isinstance(current, ast.stmt) and current is not node:
             continue  # nested statements are walked by the statement walker
-        stack.extend(reversed(list(ast.iter_child_nodes(current))))
+        fields = _fields.get(type(current))
+        if fields is None:
+            fields = _fields[type(current)] = tuple(f for f in current._fields if f != "ctx")
+        children: list[ast.AST] = []
+        for field in fields:
+            value = getattr(current, field, None)
+            if type(value) is list:
+                children.extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                children.append(value)
+        children.reverse()
+        stack.extend(children)
 
 
 def stored_names(body: Sequence[ast.stmt]) -> set[str]:
     """Names a block may bind (assignments, loop targets, imports, defs, ``as`` names)."""
     names: set[str] = set()
     for stmt in body:
-        for node in ast.walk(stmt):
+        for node in all_nodes(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 names.add(node.id)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

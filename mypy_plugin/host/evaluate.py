@@ -357,6 +357,8 @@ class HostEvaluator(ExpressionEvaluator):
 
 def _as_receiver(arg: ast.expr) -> str:
     """The argument as written, ready for ``.contiguous()``; "" when too long to quote."""
+    if isinstance(arg, ast.Name):
+        return arg.id if len(arg.id) <= 48 else ""  # what ast.unparse gives, without its machinery
     text = ast.unparse(arg)
     if not isinstance(arg, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
         text = f"({text})"

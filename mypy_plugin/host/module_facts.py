@@ -6,6 +6,7 @@ import ast
 from dataclasses import dataclass, field
 
 from ..kernels import names_jit
+from ..module_constants import all_nodes
 from .mutation import CONTAINER_MUTATORS
 
 
@@ -25,7 +26,7 @@ class ModuleFacts:
 def scan(tree: ast.Module) -> ModuleFacts:
     """One walk over the whole module."""
     facts = ModuleFacts()
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):  # ast.walk's nodes and order, without expression contexts
         if isinstance(node, ast.Call):
             facts.calls.append(node)
             facts.may_change = facts.may_change or isinstance(node.func, ast.Attribute) and (

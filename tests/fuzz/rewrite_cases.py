@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from mypy_plugin.rewrite_guard import ALIAS_PREFIX
-from mypy_plugin.source_rewrite import rewrite_source, rewrite_unchecked
+from mypy_plugin.source_rewrite import rewrite_for_parser, rewrite_source, rewrite_unchecked
 
 TENSORS = ["pypto.Tensor", "pypto.tensor", "pt.Tensor", "PT", "Tensor", "(pypto.Tensor)", "( pypto . Tensor )"]
 DIMS = [
@@ -199,7 +199,7 @@ class Tally:
 
 
 FAILURES = ("unparsable", "moved lines", "exceptions", "guarded unparsable", "guarded moved lines",
-            "second pass unparsable", "second pass moved lines")
+            "second pass unparsable", "second pass moved lines", "proven but rejected")
 
 
 def check(source: str, tally: Tally) -> None:
@@ -252,3 +252,26 @@ def check(source: str, tally: Tally) -> None:
         return
     if positions(again_tree) != positions(out_tree):
         tally.add("second pass moved lines", source)
+    _check_proof(source, out, tally)
+
+
+def _check_proof(source: str, guarded: str, tally: Tally) -> None:
+    """A rewrite edit_proof proves in place (no second parse) is the guarded one, whenever it
+    parses: the native route then gives what the guard would have."""
+    try:
+        fast, unparsed = rewrite_for_parser(source)
+    except Exception:
+        tally.add("exceptions", source)
+        return
+    if not unparsed:
+        if fast != guarded:
+            tally.add("proven but rejected", source)
+        return
+    tally.add("proven (no second parse)", source)
+    try:
+        _parse(fast)
+    except SyntaxError:
+        tally.add("proven, then unparsable (the file as written)", source)
+        return
+    if fast != guarded:
+        tally.add("proven but rejected", source)

@@ -10,7 +10,7 @@ from mypy.nodes import Expression, IntExpr, NameExpr, OpExpr, UnaryExpr, Var
 
 from mypy_plugin.annotations import _Resolver
 from mypy_plugin.folding import int_of_expr
-from mypy_plugin.module_constants import ModuleConstants, all_nodes
+from mypy_plugin.module_constants import ModuleConstants
 
 SOURCE = "N = 6\nM = 4\nALIAS = N\n"
 NAMES = {"N": 6, "M": 4, "ALIAS": 6}
@@ -18,7 +18,7 @@ NAMES = {"N": 6, "M": 4, "ALIAS": 6}
 
 def _module_constants(text: str) -> int | None:
     tree = ast.parse(SOURCE)
-    return ModuleConstants(tree, all_nodes(tree)).int_value(ast.parse(text, mode="eval").body)
+    return ModuleConstants(tree).int_value(ast.parse(text, mode="eval").body)
 
 
 def _annotation(text: str) -> int | str | None:

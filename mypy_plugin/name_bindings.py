@@ -1,0 +1,115 @@
+"""Where a source file binds names, from one walk of its syntax tree: what the module, or one
+function with its nested scopes, may bind again, and which names it stores (for the source
+rewrite's constants: :mod:`module_constants`, :mod:`local_constants`)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Final
+
+_NAMESPACE_CALLS: Final = frozenset({"globals", "vars", "exec"})  # may write any module name
+_FUNCTIONS: Final = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Match-statement captures (3.10+): MatchAs/MatchStar name, MatchMapping rest.
+_MATCH_CAPTURES: Final = tuple(getattr(ast, n) for n in ("MatchAs", "MatchStar", "MatchMapping") if hasattr(ast, n))
+_fields: dict[type, tuple[str, ...]] = {}  # a node type's fields, expression contexts left out
+
+
+class Walk:
+    """Every node of ``tree`` but expression contexts, depth first, so that each function's own
+    subtree is one slice (:meth:`scope`); and the binding events, with their position."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self.nodes: list[ast.AST] = []
+        self._ranges: dict[int, tuple[int, int]] = {}  # id(function) -> its slice of nodes
+        stack: list[object] = [tree]
+        nodes = self.nodes
+        while stack:
+            item = stack.pop()
+            if not isinstance(item, ast.AST):
+                if type(item) is tuple:  # the end of a function's subtree
+                    self._ranges[id(item[0])] = (item[1], len(nodes))
+                continue  # (or a name in a list field: Global.names)
+            if isinstance(item, _FUNCTIONS):
+                stack.append((item, len(nodes)))
+            nodes.append(item)
+            fields = _fields.get(type(item))
+            if fields is None:
+                fields = _fields[type(item)] = tuple(f for f in item._fields if f != "ctx")
+            for field in fields:
+                value = getattr(item, field, None)
+                if type(value) is list:
+                    stack.extend(value)
+                elif isinstance(value, ast.AST):
+                    stack.append(value)
+        self._events()
+
+    def scope(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
+        """``func``'s slice of :attr:`nodes` (the function itself first)."""
+        return self._ranges[id(func)]
+
+    def _events(self) -> None:
+        self._binds: list[tuple[int, str]] = []  # each binding of a name (global/nonlocal count twice)
+        self._attrs: list[tuple[int, str]] = []  # X.NAME = ..., setattr(X, "NAME", ...)
+        self._stores: list[tuple[int, str]] = []  # names stored and parameters
+        self._wild: list[int] = []  # anything may be bound: from m import *, globals(), vars(), exec
+        binds, attrs, stores = self._binds, self._attrs, self._stores
+        for i, node in enumerate(self.nodes):
+            if isinstance(node, ast.Name):  # the commonest node first
+                if not isinstance(node.ctx, ast.Load):
+                    binds.append((i, node.id))
+                    stores.append((i, node.id))
+            elif isinstance(node, ast.Attribute):
+                if not isinstance(node.ctx, ast.Load):
+                    attrs.append((i, node.attr))
+            elif isinstance(node, ast.Call):
+                self._call(i, node)
+            elif isinstance(node, ast.arg):
+                binds.append((i, node.arg))
+                stores.append((i, node.arg))
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    if alias.name == "*":
+                        self._wild.append(i)
+                    else:
+                        binds.append((i, (alias.asname or alias.name).split(".")[0]))
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                binds.append((i, node.name))
+            elif isinstance(node, ast.ExceptHandler):
+                if node.name:
+                    binds.append((i, node.name))
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                for name in node.names:
+                    binds += ((i, name), (i, name))
+            elif isinstance(node, _MATCH_CAPTURES):
+                for field in ("name", "rest"):
+                    value = getattr(node, field, None)
+                    if isinstance(value, str):
+                        binds.append((i, value))
+
+    def _call(self, i: int, node: ast.Call) -> None:
+        if not isinstance(node.func, ast.Name):
+            return
+        if node.func.id in _NAMESPACE_CALLS:
+            self._wild.append(i)
+        elif node.func.id == "setattr":
+            # setattr(module, "ROWS", 4); a computed name (setattr(obj, f.name, v)) is taken as
+            # an object's attribute, as mypy itself does.
+            written = node.args[1] if len(node.args) > 1 else None
+            if isinstance(written, ast.Constant) and isinstance(written.value, str):
+                self._attrs.append((i, written.value))
+
+    def rebindable(self, start: int = 0, end: int | None = None) -> set[str] | None:
+        """Names that something in ``nodes[start:end]`` may bind again (a second binding, ``del``,
+        ``X.NAME = ...``, ``global`` ...); None when anything can be (see ``_wild``)."""
+        stop = len(self.nodes) if end is None else end
+        if any(start <= i < stop for i in self._wild):
+            return None
+        seen: dict[str, int] = {}
+        for i, name in self._binds:
+            if start <= i < stop:
+                seen[name] = seen.get(name, 0) + 1
+        return {name for name, n in seen.items() if n > 1} | {a for i, a in self._attrs if start <= i < stop}
+
+    def stored(self, start: int, end: int) -> set[str]:
+        """Names stored or declared as parameters in ``nodes[start:end]``."""
+        return {name for i, name in self._stores if start <= i < end}
