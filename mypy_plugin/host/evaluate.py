@@ -22,6 +22,7 @@ from .ast_facts import bound_names as _bound_names
 from .ast_facts import calls as _calls
 from .ast_facts import factory_kernel
 from .ast_facts import stored_names as _stored_names
+from .call_arguments import positional
 from .expressions import MAX_ITEMS, Env, ExpressionEvaluator
 from .module_facts import scan
 from .values import FLOAT32, UNKNOWN, Defined, DType, KernelRef, Value
@@ -301,31 +302,17 @@ class HostEvaluator(ExpressionEvaluator):
         return KernelRef(f"{name}.{kernel}", body.env)
 
     def _record(self, name: str, call: ast.Call, scope: _Scope, closure: Mapping[str, Value] | None = None) -> None:
-        star = any(k.arg is None for k in call.keywords)
-        args: list[Value] = []
-        texts: list[str] = []
-        for a in call.args:
-            spread = self._expr(a.value, scope.env) if isinstance(a, ast.Starred) else None
-            if isinstance(a, ast.Starred) and not isinstance(spread, tuple):
-                star = True  # ``k(*xs)`` with xs unknown: the argument list is not known
-                args.append(UNKNOWN)
-                texts.append("")
-            elif isinstance(spread, tuple):  # ``k(*inputs)`` with inputs a list the source proves
-                args.extend(spread)
-                texts.extend("" for _ in spread)
-            else:
-                args.append(self._expr(a, scope.env))
-                texts.append(_as_receiver(a))
+        args = positional(call, lambda e: self._expr(e, scope.env))
         self.sites.append(CallSite(
             kernel=name,
             line=call.lineno,
             column=call.col_offset,
-            args=tuple(args),
+            args=args.values,
             keywords=tuple((k.arg, self._expr(k.value, scope.env)) for k in call.keywords if k.arg is not None),
             via=scope.via,
-            star_args=star,
+            star_args=args.unknown_spread or any(k.arg is None for k in call.keywords),
             env=dict(scope.env) if closure is None else closure,
-            arg_texts=tuple(texts),
+            arg_texts=args.texts,
         ))
 
     def _helper(self, func: ast.FunctionDef, call: ast.Call, scope: _Scope) -> None:
@@ -353,13 +340,3 @@ class HostEvaluator(ExpressionEvaluator):
                 known = known or env[k.arg] is not UNKNOWN
         if known:
             self._block(func.body, _Scope(env, (*scope.via, f"{func.name} at line {call.lineno}"), scope.depth + 1))
-
-
-def _as_receiver(arg: ast.expr) -> str:
-    """The argument as written, ready for ``.contiguous()``; "" when too long to quote."""
-    if isinstance(arg, ast.Name):
-        return arg.id if len(arg.id) <= 48 else ""  # what ast.unparse gives, without its machinery
-    text = ast.unparse(arg)
-    if not isinstance(arg, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
-        text = f"({text})"
-    return text if len(text) <= 48 else ""
