@@ -45,7 +45,7 @@ from .body_walk import expressions, statements
 from .diagnostics import report
 from .kernel_annotations import kernel_parameters
 from .local_buffers import LocalBuffers
-from .knowledge.shapes import Dim, fmt_dim, is_dynamic
+from .knowledge.shapes import Dim, dynamic_axes, fmt_dim, is_dynamic
 
 _NOT_CONCRETE: Final = "ValueError: Not concrete value"
 # builtin -> what 0.2.0 raises when it gets a SymbolicScalar (each probed).
@@ -81,8 +81,8 @@ class _DynamicDims:
         self.params: dict[str, tuple[Dim, ...]] = {}
         self.names: dict[str, str] = {}
         params = kernel_parameters(deco.func)
-        if params is None:
-            return
+        if params is None or not any(dynamic_axes(v.shape) for v in params.declared):
+            return  # most kernels: nothing dynamic to follow, no walk
         assigned = _assignment_counts(deco)
         retyped = LocalBuffers(deco.func).retyped  # ``x[:] = v`` gives x v's shape (rule: move-retypes-local)
         for p, val in zip(params.spec.tensors, params.declared):
