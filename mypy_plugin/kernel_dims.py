@@ -6,6 +6,9 @@ there: ``min``, ``max``, ``bool``, ``int``, ``sorted``, ``not``, ``and``/``or`` 
 expression ask for its truth or its int (``ValueError: Not concrete value``); ``range``, ``abs``,
 ``divmod`` and ``round`` raise ``TypeError``. An ``if`` statement on it compiles (the frontend
 builds the branch itself), and so do its arithmetic and its ``.min()`` / ``.max()`` methods.
+The shape lists of ``view``/``reshape``/``expand_clone`` and the sizes of ``full``/``zeros``/``ones``
+must be ints too (``TypeError: View(): incompatible function arguments``; rule:
+dynamic-dim-in-shape-list); ``valid_shape``, offsets and ``pypto.tensor`` take the symbol.
 
 Only dims the annotations prove dynamic count: ``x.shape[i]`` of a tensor parameter the kernel
 never rebinds, names bound once from such an expression (``n, d = x.shape``), and arithmetic,
@@ -18,6 +21,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from mypy.nodes import (
+    ARG_POS,
     AssignmentExpr,
     AssignmentStmt,
     CallExpr,
@@ -70,6 +74,23 @@ _FIX: Final[Mapping[str, str]] = {
     "builtins.divmod": "use {arg} // n and {arg} % n, which stay symbolic",
     "builtins.round": "drop round(): a dim is an int",
 }
+# op -> (position of its shape argument, that parameter's name, the native function that raises
+# ``TypeError: <Native>(): incompatible function arguments`` when the list holds a SymbolicScalar;
+# each probed). ``zeros``/``ones`` take the dims as their positional arguments or one list.
+SHAPE_ARGUMENTS: Final[Mapping[str, tuple[int, str, str]]] = {
+    "pypto.view": (1, "shape", "View"),
+    "pypto.reshape": (1, "shape", "Reshape"),
+    "pypto.expand_clone": (1, "shape", "Expand"),
+    "pypto.full": (0, "size", "Full"),
+    "pypto.zeros": (0, "size", "Full"),
+    "pypto.ones": (0, "size", "Full"),
+}
+# Tensor methods (their receiver a tensor parameter of the kernel): position after self.
+SHAPE_METHODS: Final[Mapping[str, tuple[int, str, str]]] = {
+    "view": (0, "shape", "View"),
+    "reshape": (0, "shape", "Reshape"),
+}
+_TAKES_VALID_SHAPE: Final = frozenset({"View", "Reshape", "Expand"})
 _TRUTH_FIX: Final = "branch with an if statement on a comparison (the frontend builds it on the symbol), or annotate the dim with an int"
 _ARITH: Final = frozenset({"+", "-", "*", "/", "//", "%"})
 
@@ -198,6 +219,8 @@ def _misuse(e: Expression, dims: _DynamicDims) -> tuple[str, str, str, str] | No
                 fix = _FIX.get(name, _TRUTH_FIX).format(arg=text, other=other, bare=bare)
                 return f"{e.callee.name}()", arg, BUILTINS[name], fix
         return None
+    if isinstance(e, CallExpr):
+        return _shape_misuse(e, dims)
     if isinstance(e, UnaryExpr) and e.op == "not":
         arg = dims.of(e.expr)
         return ('"not"', arg, _NOT_CONCRETE, _TRUTH_FIX) if arg is not None else None
@@ -207,6 +230,41 @@ def _misuse(e: Expression, dims: _DynamicDims) -> tuple[str, str, str, str] | No
     if isinstance(e, ConditionalExpr):
         arg = dims.of(e.cond)
         return ("a conditional expression", arg, _NOT_CONCRETE, _TRUTH_FIX) if arg is not None else None
+    return None
+
+
+def _shape_misuse(e: CallExpr, dims: _DynamicDims) -> tuple[str, str, str, str] | None:
+    """A dynamic dim inside the shape list of an op whose shape must be ints (rule:
+    dynamic-dim-in-shape-list)."""
+    callee = e.callee
+    entry: tuple[int, str, str] | None = None
+    if isinstance(callee, (NameExpr, MemberExpr)) and callee.fullname in SHAPE_ARGUMENTS:
+        entry, op = SHAPE_ARGUMENTS[callee.fullname], callee.fullname
+    elif isinstance(callee, MemberExpr) and callee.name in SHAPE_METHODS and dims._param_dims(callee.expr) is not None:
+        entry, op = SHAPE_METHODS[callee.name], f"{_text(callee.expr)}.{callee.name}"
+    if entry is None:
+        return None
+    position, keyword, native = entry
+    positional = [a for a, kind in zip(e.args, e.arg_kinds) if kind == ARG_POS]
+    shape = next((a for a, name in zip(e.args, e.arg_names) if name == keyword), None)
+    if shape is None and len(positional) > position:
+        shape = positional[position]
+    if isinstance(shape, (ListExpr, TupleExpr)):
+        items = shape.items
+    elif native == "Full" and op != "pypto.full" and shape is not None:
+        items = positional  # zeros(n, 64)
+    else:
+        return None
+    for item in items:
+        arg = dims.of(item)
+        if arg is not None:
+            fix = (f"give {op}() a static shape (a tile of the dynamic dim) and the dynamic extent as "
+                   f"valid_shape=[..., {_text(item)}, ...], or loop over the dim with pypto.loop"
+                   if native in _TAKES_VALID_SHAPE else
+                   "build the tensor with a static shape (a tile of the dynamic dim, inside pypto.loop over it), "
+                   "or annotate the dim with an int")
+            return (f"the shape of {op}()", arg,
+                    f"TypeError: {native}(): incompatible function arguments", fix)
     return None
 
 
