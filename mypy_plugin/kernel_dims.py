@@ -8,7 +8,8 @@ expression ask for its truth or its int (``ValueError: Not concrete value``); ``
 builds the branch itself), and so do its arithmetic and its ``.min()`` / ``.max()`` methods.
 The shape lists of ``view``/``reshape``/``expand_clone`` and the sizes of ``full``/``zeros``/``ones``
 must be ints too (``TypeError: View(): incompatible function arguments``; rule:
-dynamic-dim-in-shape-list); ``valid_shape``, offsets and ``pypto.tensor`` take the symbol.
+dynamic-dim-in-shape-list); ``valid_shape``, offsets, ``pypto.tensor`` and an
+``inplace=True`` reshape take the symbol.
 
 Only dims the annotations prove dynamic count: ``x.shape[i]`` of a tensor parameter the kernel
 never rebinds, names bound once from such an expression (``n, d = x.shape``), and arithmetic,
@@ -245,6 +246,8 @@ def _shape_misuse(e: CallExpr, dims: _DynamicDims) -> tuple[str, str, str, str] 
     if entry is None:
         return None
     position, keyword, native = entry
+    if native == "Reshape" and not _inplace_off(e):
+        return None  # reshape(..., inplace=True) takes the symbol (probed); an unknown flag: silence
     positional = [a for a, kind in zip(e.args, e.arg_kinds) if kind == ARG_POS]
     shape = next((a for a, name in zip(e.args, e.arg_names) if name == keyword), None)
     if shape is None and len(positional) > position:
@@ -266,6 +269,12 @@ def _shape_misuse(e: CallExpr, dims: _DynamicDims) -> tuple[str, str, str, str] 
             return (f"the shape of {op}()", arg,
                     f"TypeError: {native}(): incompatible function arguments", fix)
     return None
+
+
+def _inplace_off(e: CallExpr) -> bool:
+    """No ``inplace=`` keyword, or ``inplace=False`` as written."""
+    flag = next((a for a, name in zip(e.args, e.arg_names) if name == "inplace"), None)
+    return flag is None or isinstance(flag, NameExpr) and flag.fullname == "builtins.False"
 
 
 def _text(e: Expression) -> str:
