@@ -72,6 +72,9 @@ class Op:
         try:
             return self.rule(args), None
         except ShapeError as err:
+            # The traceback would keep this frame (and the mypy context in ``args``) in a
+            # reference cycle with ``err``: cyclic garbage that only the collector frees.
+            err = err.with_traceback(None)
             if self.recover is None:
                 return None, err
             try:

@@ -125,3 +125,10 @@ def test_permute_squeeze_expand_as_torch() -> None:
     assert squeeze(FakeArgs(TensorVal((1, 8, 1), "DT_FP32"), -1)) == TensorVal((1, 8), "DT_FP32")
     assert squeeze(FakeArgs(TensorVal((None, 8), "DT_FP32"))) == TensorVal(None, "DT_FP32")  # may be 1
     assert expand(FakeArgs(TensorVal((8, 1), "DT_FP32"), 4, -1, 16)) == TensorVal((4, 8, 16), "DT_FP32")
+
+
+def test_a_reported_error_keeps_no_frames_alive() -> None:
+    # A traceback would hold the rule's frames, and through ``args`` mypy's checker, in a cycle
+    # with the error: garbage only the collector frees (0.7 s of gen-0 collections at N=1000).
+    for result, err in (OPS["reshape"].infer(FakeArgs(X, [4, 16])), OPS["matmul"].infer(FakeArgs(X, X, "DT_FP32"))):
+        assert err is not None and err.__traceback__ is None
