@@ -666,7 +666,15 @@ DYNAMIC_SCALAR = ["rows = min(x.shape[0], 8)", "rows = max(8, x.shape[0])", "fla
                   "rows = int(x.shape[0] // 8)", "n, c = x.shape\n    rows = min(n, 8)",
                   "rows = x.shape[0].min(8)", "rows = x.shape[0] if x.shape[0] > 8 else 8",
                   "total = sum([x.shape[0], 8])", "if x.shape[0] > 4:\n        pass",
-                  "if x.shape[0] > 4 and x.shape[0] < 64:\n        pass"]
+                  "if x.shape[0] > 4 and x.shape[0] < 64:\n        pass",
+                  # shape lists must be ints (rule: dynamic-dim-in-shape-list); valid_shape,
+                  # pypto.tensor and an inplace reshape take the symbol
+                  "v = pypto.view(x, [x.shape[0], x.shape[1]], [0, 0])",
+                  "z = pypto.zeros(x.shape[0], 8, dtype=pypto.DT_FP32)",
+                  "r = pypto.reshape(x, [x.shape[0] * x.shape[1]])",
+                  "r = pypto.reshape(x, [x.shape[0] * x.shape[1]], inplace=True)",
+                  "b = pypto.tensor([x.shape[0], 8], pypto.DT_FP32)",
+                  "v = pypto.view(x, [8, x.shape[1]], [0, 0], valid_shape=[x.shape[0].min(8), x.shape[1]])"]
 
 
 @st.composite
