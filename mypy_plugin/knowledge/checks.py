@@ -28,6 +28,7 @@ Check = Callable[[Call], "ShapeError | None"]
 TRACE_CHECKS: Final[dict[OpKind, tuple[Check, ...]]] = {
     "matmul": (mm.matmul_rank, mm.matmul_dtypes),
     "compare": (ew.int_scalar,),
+    "layout": (dyn.dynamic_slice,),  # x[...] only (the check looks at the row's name)
 }
 # Ops whose row says they fail at trace time on an operand with a dynamic dim (``Op.on_dynamic``).
 DYNAMIC_CHECKS: Final[tuple[Check, ...]] = (dyn.dynamic_operand,)
@@ -59,7 +60,7 @@ def _trace_checks(op: Op) -> tuple[Check, ...]:
 
 def recovered(problems: list[ShapeError], result: Result) -> Result:
     """The op's result after its checks: what a later op may still be checked with."""
-    if any(p.code == dyn.DYNAMIC_DIM for p in problems):
+    if any(p.code in (dyn.DYNAMIC_DIM, dyn.NOT_CONCRETE) for p in problems):
         return dyn.without_dynamic_dims(result)
     return result
 

@@ -1,4 +1,5 @@
-"""Whole-tensor ops on a dynamic dim (rule: dynamic-dim-whole-tensor-op).
+"""Whole-tensor ops on a dynamic dim (rule: dynamic-dim-whole-tensor-op), and slices that keep
+the symbol as an extent (rule: dynamic-dim-slice-extent).
 
 The 0.2.0 frontend traces a ``pypto.DYNAMIC`` / ``pypto.DYN`` dim and a ``frontend.dynamic("N")``
 symbol as -1, whatever the call's tensors are; the ops of :data:`.ops.ON_DYNAMIC` check their
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from .call import Call
+from .indexing import Span
 from .shapes import ShapeError, dynamic_axes, fmt_dim, fmt_shape, is_dynamic
 from .values import Result, TensorVal
 
@@ -37,6 +39,39 @@ def dynamic_operand(c: Call) -> ShapeError | None:
             f"trace time with {reaction}",
             _loop_note(name or "x", t, axes[0], c),
         )
+    return None
+
+
+NOT_CONCRETE: Final = "pypto-not-concrete"
+
+
+def dynamic_slice(c: Call) -> ShapeError | None:
+    """A read ``x[...]`` that is not the whole tensor, where a dynamic axis keeps the symbol as
+    its extent (``:``, ``8:``, or left out): 0.2.0 computes each axis' extent (stop - start) as
+    an int while tracing (rule: dynamic-dim-slice-extent). ``x[:]``, ``x[-8:]``, ``x[0:8]`` and
+    ``x[i * 8:(i + 1) * 8]`` have an int extent and compile."""
+    if c.row.name != "__getitem__" or not c.env.dynamic_dim_rule:
+        return None
+    t = c.args.tensor("input", 0)
+    name = c.args.source("input", 0)
+    if t is None or t.shape is None or not dynamic_axes(t.shape) or name in c.retyped:
+        return None
+    keys = c.args.index_keys()
+    if not all(isinstance(k, (slice, Span)) for k in keys) or len(keys) > len(t.shape):
+        return None  # ints, Ellipsis, unknown keys: not probed, or not provable
+    if all(isinstance(k, slice) and k.start is None and k.stop is None for k in keys):
+        return None  # the whole tensor: 0.2.0 returns it as it is
+    padded: list[object] = list(keys) + [slice(None)] * (len(t.shape) - len(keys))
+    for axis, (dim, key) in enumerate(zip(t.shape, padded)):
+        if is_dynamic(dim) and isinstance(key, slice) and key.stop is None and (key.start is None or key.start >= 0):
+            written = "left out" if axis >= len(keys) else f"{'' if key.start is None else key.start}:"
+            return ShapeError(
+                NOT_CONCRETE,
+                f"{c.label}: {name or 'the tensor'} is {fmt_shape(t.shape)}, and the slice of its dynamic dim "
+                f"{axis} ({fmt_dim(dim)}; {written}) has the symbol as its extent; 0.2.0 sizes each sliced axis as "
+                "an int and fails here at trace time (TypeError: Cannot convert symbols to int)",
+                _loop_note(name or "x", t, axis, c),
+            )
     return None
 
 

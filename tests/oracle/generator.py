@@ -674,7 +674,9 @@ DYNAMIC_SCALAR = ["rows = min(x.shape[0], 8)", "rows = max(8, x.shape[0])", "fla
                   "r = pypto.reshape(x, [x.shape[0] * x.shape[1]])",
                   "r = pypto.reshape(x, [x.shape[0] * x.shape[1]], inplace=True)",
                   "b = pypto.tensor([x.shape[0], 8], pypto.DT_FP32)",
-                  "v = pypto.view(x, [8, x.shape[1]], [0, 0], valid_shape=[x.shape[0].min(8), x.shape[1]])"]
+                  "v = pypto.view(x, [8, x.shape[1]], [0, 0], valid_shape=[x.shape[0].min(8), x.shape[1]])",
+                  # a slice's extent must be an int (rule: dynamic-dim-slice-extent)
+                  "v = x[:, 0:8]", "v = x[-8:, 0:8]", "v = x[0:8, 0:8]"]
 
 
 @st.composite

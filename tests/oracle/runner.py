@@ -75,6 +75,7 @@ CODE_RULES: list[tuple[str, str]] = [
      r"type SymbolicScalar doesn't define __round__", "pypto-not-concrete"),
     # a shape list holding the symbol (the native function wants ints; each probed)
     (r"(?:View|Reshape|Expand|Full)\(\): incompatible function arguments", "pypto-not-concrete"),
+    (r"Cannot convert symbols to int", "pypto-not-concrete"),  # a slice whose extent is the symbol
     (r"The shape size of tensor must less than or equal to INT32_MAX|operand\d dim\[\d+\] = -1, must be > 0|"
      r"The input shape should > 0", "pypto-dynamic-dim"),
     # the call of a kernel (host cases): 0.2.0's argument binding
