@@ -42,6 +42,6 @@ def as_receiver(arg: ast.expr) -> str:
     if isinstance(arg, ast.Name):
         return arg.id if len(arg.id) <= 48 else ""  # what ast.unparse gives, without its machinery
     text = ast.unparse(arg)
-    if not isinstance(arg, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+    if not isinstance(arg, (ast.Attribute, ast.Call, ast.Subscript)):
         text = f"({text})"
     return text if len(text) <= 48 else ""

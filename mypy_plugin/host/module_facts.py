@@ -39,17 +39,18 @@ def scan(tree: ast.Module) -> ModuleFacts:
             facts.nested_jit = facts.nested_jit or any(names_jit(d) for d in node.decorator_list)
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name == "torch":
-                    facts.torch[alias.asname or "torch"] = "torch"
-        elif isinstance(node, ast.ImportFrom) and node.module == "torch" and node.level == 0:
-            for alias in node.names:
-                facts.torch[alias.asname or alias.name] = f"torch.{alias.name}"
-        if isinstance(node, ast.Import):
-            facts.math.update((a.asname or "math", "math") for a in node.names if a.name == "math")
-        elif isinstance(node, ast.ImportFrom) and node.module == "math" and node.level == 0:
-            facts.math.update((a.asname or a.name, f"math.{a.name}") for a in node.names)
-        if isinstance(node, ast.Import):
-            facts.pypto.update(a.asname or "pypto" for a in node.names if a.name == "pypto")
-        elif isinstance(node, ast.ImportFrom) and node.module == "pypto" and node.level == 0:
-            facts.pypto_dtypes.update((a.asname or a.name, a.name) for a in node.names if a.name.startswith("DT_"))
+                if alias.name in ("torch", "math"):
+                    _modules(facts, alias.name)[alias.asname or alias.name] = alias.name
+                elif alias.name == "pypto":
+                    facts.pypto.add(alias.asname or "pypto")
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            if node.module in ("torch", "math"):
+                _modules(facts, node.module).update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names)
+            elif node.module == "pypto":
+                facts.pypto_dtypes.update((a.asname or a.name, a.name) for a in node.names if a.name.startswith("DT_"))
     return facts
+
+
+def _modules(facts: ModuleFacts, module: str) -> dict[str, str]:
+    """The local names of torch's or math's module and members."""
+    return facts.torch if module == "torch" else facts.math

@@ -7,7 +7,7 @@ import ast
 from collections.abc import Callable
 from typing import Final
 
-from .values import BOOL, INT64, UNKNOWN, DType, HostTensor, Value, dtype_kw, fresh
+from .values import BOOL, INT64, UNKNOWN, DType, HostTensor, Value, dtype_kw, fresh, leaf_dtype
 
 MAX_LENGTH: Final = 1 << 20  # the longest dim read without building the data
 
@@ -17,8 +17,7 @@ Shape = tuple[tuple[int, ...], Value]  # (shape, a leaf)
 def tensor_of(shape: tuple[int, ...], leaf: Value, kwargs: dict[str, Value], default_float: DType | None,
               text: str) -> Value:
     """``torch.tensor(data)`` of a nested list whose shape is known and whose leaves are like ``leaf``."""
-    default = BOOL if type(leaf) is bool else INT64 if type(leaf) is int else default_float if type(leaf) is float else None
-    return fresh(shape, dtype_kw(kwargs, default), text)
+    return fresh(shape, dtype_kw(kwargs, leaf_dtype(leaf, default_float)), text)
 
 
 def literal(data: Value, kwargs: dict[str, Value], default_float: DType | None, text: str) -> Value:

@@ -12,7 +12,6 @@ from typing import Final
 
 from . import tensor_data
 from .values import (
-    BOOL,
     CAST_METHODS,
     DTYPES,
     FLOAT32,
@@ -28,6 +27,7 @@ from .values import (
     HostTensor,
     Value,
     fresh,
+    leaf_dtype,
     row_major,
 )
 
@@ -53,9 +53,7 @@ def factory(name: str, args: Sequence[Value], kwargs: dict[str, Value], default_
         shape = size_of(args) if args else (_ints(size) if isinstance(size, tuple) else None)
         return fresh(shape, dtype_kw(kwargs, default_float), text)
     if name == "full" and len(args) >= 2 and isinstance(args[0], tuple):
-        fill = args[1]
-        default = BOOL if type(fill) is bool else INT64 if type(fill) is int else default_float if type(fill) is float else None
-        return fresh(_ints(args[0]), dtype_kw(kwargs, default), text)
+        return fresh(_ints(args[0]), dtype_kw(kwargs, leaf_dtype(args[1], default_float)), text)
     if name == "randint":
         size = args[-1] if args and isinstance(args[-1], tuple) else kwargs.get("size")
         return fresh(_ints(size) if isinstance(size, tuple) else None, dtype_kw(kwargs, INT64), text)

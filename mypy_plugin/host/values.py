@@ -147,6 +147,11 @@ LIKE_FACTORIES: Final = frozenset({"randn_like", "rand_like", "empty_like", "zer
                                    "randint_like"})
 
 
+def leaf_dtype(leaf: Value, default_float: DType | None) -> DType | None:
+    """torch's dtype for data made of values like ``leaf`` (a fill value, a tensor's elements)."""
+    return BOOL if type(leaf) is bool else INT64 if type(leaf) is int else default_float if type(leaf) is float else None
+
+
 def dtype_kw(kwargs: dict[str, Value], default: DType | None) -> DType | None:
     """The ``dtype=`` of a torch call, ``default`` without one; None for a value not proven a dtype."""
     if "dtype" not in kwargs:
