@@ -28,7 +28,7 @@ Check = Callable[[Call], "ShapeError | None"]
 TRACE_CHECKS: Final[dict[OpKind, tuple[Check, ...]]] = {
     "matmul": (mm.matmul_rank, mm.matmul_dtypes),
     "compare": (ew.int_scalar,),
-    "layout": (dyn.dynamic_slice,),  # x[...] only (the check looks at the row's name)
+    "index": (dyn.dynamic_slice,),
 }
 # Ops whose row says they fail at trace time on an operand with a dynamic dim (``Op.on_dynamic``).
 DYNAMIC_CHECKS: Final[tuple[Check, ...]] = (dyn.dynamic_operand,)

@@ -50,7 +50,7 @@ def dynamic_slice(c: Call) -> ShapeError | None:
     its extent (``:``, ``8:``, or left out): 0.2.0 computes each axis' extent (stop - start) as
     an int while tracing (rule: dynamic-dim-slice-extent). ``x[:]``, ``x[-8:]``, ``x[0:8]`` and
     ``x[i * 8:(i + 1) * 8]`` have an int extent and compile."""
-    if c.row.name != "__getitem__" or not c.env.dynamic_dim_rule:
+    if not c.env.dynamic_dim_rule:
         return None
     t = c.args.tensor("input", 0)
     name = c.args.source("input", 0)

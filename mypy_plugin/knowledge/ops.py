@@ -29,7 +29,7 @@ from .values import TensorVal as TensorVal
 
 OpKind = Literal[
     "elementwise", "compare", "unary", "cast", "reduction", "matmul", "transpose", "concat", "reshape", "layout",
-    "creation", "other",
+    "index", "creation", "other",
 ]
 # The tile an op needs, which picks its tile checks: "vec" (F21004 without one), "reduce" (a vec
 # tile, SIGSEGV without one, 32-byte rule), "copy" (a vec tile anywhere in the kernel),
@@ -173,7 +173,7 @@ _ROWS: Final[list[Op]] = [
     # A K mismatch still gives [..., M, N] from the operands.
     Op("matmul", "matmul", matmul_rules.matmul, "cube", rhs="mat2", explicit_matmul=True, recover=matmul_rules.matmul_unchecked),
     Op("__matmul__", "matmul", matmul_rules.matmul_operator, "cube", symbol="@", recover=matmul_rules.matmul_operator_unchecked),
-    Op("__getitem__", "layout", rules.getitem, symbol="[]"),
+    Op("__getitem__", "index", rules.getitem, symbol="[]"),
 ]
 
 OPS: Final[dict[str, Op]] = {op.name: op for op in _ROWS}
