@@ -24,9 +24,8 @@ import re
 from typing import Final
 
 from .rewrite_guard import ALIAS_PREFIX
-from .source_text import Edit, SourceText
+from .source_text import ANNOTATION, Edit, SourceText
 
-ANNOTATION: Final = "annotation"
 RETURN: Final = "return"  # kernel_returns: the None return of a jit kernel
 CONSTANT: Final = "constant"  # ``NAME: _PyptoStubsConst[...]``
 IMPORT: Final = "import"  # the appended helper import

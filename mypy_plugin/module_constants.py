@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from .ast_fields import child_fields
 from .knowledge.arith import int_of_ast
 from .name_bindings import Walk
 
@@ -23,9 +24,7 @@ def all_nodes(tree: ast.AST) -> list[ast.AST]:
     while i < len(out):
         node = out[i]
         i += 1
-        for field in node._fields:
-            if field == "ctx":
-                continue
+        for field in child_fields(node):
             value = getattr(node, field, None)
             if isinstance(value, list):
                 out.extend(v for v in value if isinstance(v, ast.AST))

@@ -5,13 +5,17 @@ rewrite's constants: :mod:`module_constants`, :mod:`local_constants`)."""
 from __future__ import annotations
 
 import ast
-from typing import Final
+from bisect import bisect_left
+from collections.abc import Callable
+from typing import Final, TypeVar
 
+from .ast_fields import child_fields
+
+_E = TypeVar("_E")
 _NAMESPACE_CALLS: Final = frozenset({"globals", "vars", "exec"})  # may write any module name
 _FUNCTIONS: Final = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Match-statement captures (3.10+): MatchAs/MatchStar name, MatchMapping rest.
 _MATCH_CAPTURES: Final = tuple(getattr(ast, n) for n in ("MatchAs", "MatchStar", "MatchMapping") if hasattr(ast, n))
-_fields: dict[type, tuple[str, ...]] = {}  # a node type's fields, expression contexts left out
 
 
 class Walk:
@@ -32,10 +36,7 @@ class Walk:
             if isinstance(item, _FUNCTIONS):
                 stack.append((item, len(nodes)))
             nodes.append(item)
-            fields = _fields.get(type(item))
-            if fields is None:
-                fields = _fields[type(item)] = tuple(f for f in item._fields if f != "ctx")
-            for field in fields:
+            for field in child_fields(item):
                 value = getattr(item, field, None)
                 if type(value) is list:
                     stack.extend(value)
@@ -102,14 +103,23 @@ class Walk:
         """Names that something in ``nodes[start:end]`` may bind again (a second binding, ``del``,
         ``X.NAME = ...``, ``global`` ...); None when anything can be (see ``_wild``)."""
         stop = len(self.nodes) if end is None else end
-        if any(start <= i < stop for i in self._wild):
+        if _within(self._wild, start, stop, lambda i: i):
             return None
         seen: dict[str, int] = {}
-        for i, name in self._binds:
-            if start <= i < stop:
-                seen[name] = seen.get(name, 0) + 1
-        return {name for name, n in seen.items() if n > 1} | {a for i, a in self._attrs if start <= i < stop}
+        for _, name in _within(self._binds, start, stop, _position):
+            seen[name] = seen.get(name, 0) + 1
+        return {name for name, n in seen.items() if n > 1} | {a for _, a in _within(self._attrs, start, stop, _position)}
 
     def stored(self, start: int, end: int) -> set[str]:
         """Names stored or declared as parameters in ``nodes[start:end]``."""
-        return {name for i, name in self._stores if start <= i < end}
+        return {name for _, name in _within(self._stores, start, end, _position)}
+
+
+def _position(event: tuple[int, str]) -> int:
+    return event[0]
+
+
+def _within(events: list[_E], start: int, stop: int, position: Callable[[_E], int]) -> list[_E]:
+    """The events at positions [start, stop): each list is in node order, so a slice (one
+    function of many is then not a scan of the whole module's events)."""
+    return events[bisect_left(events, start, key=position):bisect_left(events, stop, key=position)]

@@ -6,6 +6,7 @@ import ast
 from typing import Final
 
 from . import debug as debug_switch
+from .ast_fields import child_fields
 
 # The helper imports the rewrite appends (``from typing import ForwardRef as _PyptoStubsConst``).
 ALIAS_PREFIX: Final = "_PyptoStubs"
@@ -63,9 +64,7 @@ def layout(tree: ast.Module) -> list[tuple[object, ...]]:
         if lines != (None, None) or ident is not None:
             out.append(("Assign" if isinstance(node, ast.AnnAssign) else type(node).__name__, *lines, ident))
         children: list[ast.AST] = []
-        for field in node._fields:
-            if field == "ctx":
-                continue
+        for field in child_fields(node):
             value = getattr(node, field, None)
             for child in value if isinstance(value, list) else [value]:
                 if not isinstance(child, ast.AST):

@@ -10,6 +10,7 @@ from typing import Final
 # Python's tokenizer ends a line at \r\n, \r or \n (a form feed is whitespace). ast line numbers
 # count these; ast columns are UTF-8 byte offsets within the line.
 LINE_BREAK: Final = re.compile(rb"\r\n|\r|\n")
+ANNOTATION: Final = "annotation"  # the kind of an edit inside an annotation (the other kinds: edit_proof.py)
 _SKIPPABLE: Final = frozenset(b" \t\f\r\n)")
 
 
@@ -22,7 +23,7 @@ class Edit:
     start: int  # byte offsets into the UTF-8 source
     end: int
     text: bytes
-    kind: str = "annotation"  # what the edit is for (edit_proof.py proves each kind in place)
+    kind: str = ANNOTATION  # what the edit is for (edit_proof.py proves each kind in place)
 
 
 def _keep_breaks(chunk: bytes) -> bytes:
@@ -91,7 +92,7 @@ class SourceText:
         return i
 
     # --- edits (all keep every line break of the span they replace, so no line moves) ---
-    def replace(self, start: int, end: int, text: str, kind: str = "annotation") -> None:
+    def replace(self, start: int, end: int, text: str, kind: str = ANNOTATION) -> None:
         """``text`` (one line) over [start, end), padded with spaces to the old width when it is
         shorter, followed by the span's line breaks."""
         new = text.encode("utf-8")
@@ -103,7 +104,7 @@ class SourceText:
             new = new.ljust(len(old))
         self.edits.append(Edit(start, end, new + breaks, kind))
 
-    def insert(self, pos: int, text: str, kind: str = "annotation") -> None:
+    def insert(self, pos: int, text: str, kind: str = ANNOTATION) -> None:
         self.replace(pos, pos, text, kind)
 
     def blank(self, start: int, end: int) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 
+from ..ast_fields import child_fields
 from ..kernels import names_jit
 from ..module_constants import all_nodes
 
@@ -23,7 +24,6 @@ def factory_kernel(func: ast.FunctionDef) -> str | None:
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-_fields: dict[type, tuple[str, ...]] = {}  # a node type's fields, expression contexts left out
 
 
 def calls(node: ast.AST) -> Iterator[ast.Call]:
@@ -38,11 +38,8 @@ def calls(node: ast.AST) -> Iterator[ast.Call]:
             yield current
         if isinstance(current, ast.stmt) and current is not node:
             continue  # nested statements are walked by the statement walker
-        fields = _fields.get(type(current))
-        if fields is None:
-            fields = _fields[type(current)] = tuple(f for f in current._fields if f != "ctx")
         children: list[ast.AST] = []
-        for field in fields:
+        for field in child_fields(current):
             value = getattr(current, field, None)
             if type(value) is list:
                 children.extend(v for v in value if isinstance(v, ast.AST))
