@@ -120,13 +120,13 @@ class _DynamicDims:
             if described is not None:
                 self.names[target.name] = described
         elif isinstance(target, TupleExpr) and isinstance(value, MemberExpr) and value.name == "shape":
-            dims = self._param_dims(value.expr)
+            dims = self.param_dims(value.expr)
             if dims is not None and len(dims) == len(target.items):
                 for i, item in enumerate(target.items):
                     if isinstance(item, NameExpr) and assigned.get(item.name) == 1 and is_dynamic(dims[i]):
                         self.names[item.name] = f"{item.name} (= {_dim_text(value.expr, i, dims)})"
 
-    def _param_dims(self, e: Expression) -> tuple[Dim, ...] | None:
+    def param_dims(self, e: Expression) -> tuple[Dim, ...] | None:
         return self.params.get(e.name) if isinstance(e, NameExpr) else None
 
     def of(self, e: Expression) -> str | None:
@@ -134,7 +134,7 @@ class _DynamicDims:
         if isinstance(e, NameExpr):
             return self.names.get(e.name)
         if isinstance(e, IndexExpr) and isinstance(e.base, MemberExpr) and e.base.name == "shape":
-            dims = self._param_dims(e.base.expr)
+            dims = self.param_dims(e.base.expr)
             index = _int(e.index)
             if dims is None or index is None or not -len(dims) <= index < len(dims) or not is_dynamic(dims[index]):
                 return None
@@ -241,7 +241,7 @@ def _shape_misuse(e: CallExpr, dims: _DynamicDims) -> tuple[str, str, str, str] 
     entry: tuple[int, str, str] | None = None
     if isinstance(callee, (NameExpr, MemberExpr)) and callee.fullname in SHAPE_ARGUMENTS:
         entry, op = SHAPE_ARGUMENTS[callee.fullname], callee.fullname
-    elif isinstance(callee, MemberExpr) and callee.name in SHAPE_METHODS and dims._param_dims(callee.expr) is not None:
+    elif isinstance(callee, MemberExpr) and callee.name in SHAPE_METHODS and dims.param_dims(callee.expr) is not None:
         entry, op = SHAPE_METHODS[callee.name], f"{_text(callee.expr)}.{callee.name}"
     if entry is None:
         return None
@@ -249,7 +249,7 @@ def _shape_misuse(e: CallExpr, dims: _DynamicDims) -> tuple[str, str, str, str] 
     if native == "Reshape" and not _inplace_off(e):
         return None  # reshape(..., inplace=True) takes the symbol (probed); an unknown flag: silence
     positional = [a for a, kind in zip(e.args, e.arg_kinds) if kind == ARG_POS]
-    shape = next((a for a, name in zip(e.args, e.arg_names) if name == keyword), None)
+    shape = _keyword(e, keyword)
     if shape is None and len(positional) > position:
         shape = positional[position]
     if isinstance(shape, (ListExpr, TupleExpr)):
@@ -273,8 +273,12 @@ def _shape_misuse(e: CallExpr, dims: _DynamicDims) -> tuple[str, str, str, str] 
 
 def _inplace_off(e: CallExpr) -> bool:
     """No ``inplace=`` keyword, or ``inplace=False`` as written."""
-    flag = next((a for a, name in zip(e.args, e.arg_names) if name == "inplace"), None)
+    flag = _keyword(e, "inplace")
     return flag is None or isinstance(flag, NameExpr) and flag.fullname == "builtins.False"
+
+
+def _keyword(e: CallExpr, name: str) -> Expression | None:
+    return next((a for a, n in zip(e.args, e.arg_names) if n == name), None)
 
 
 def _text(e: Expression) -> str:
