@@ -14,7 +14,8 @@ from typing import Final
 from mypy.nodes import MypyFile
 
 from .host.evaluate import CallSite, HostEvaluator
-from .kernels import jit_kernel, names_jit
+from .host.module_facts import scan
+from .kernels import jit_kernel
 
 _CACHE_SIZE: Final = 64
 
@@ -85,36 +86,23 @@ def _evaluate_source(module: MypyFile, path: str) -> ModuleSites:
     except (OSError, SyntaxError, ValueError):
         return ModuleSites()
     out = ModuleSites()
-    for site in HostEvaluator(tree, kernel_namer(module, lambda: _nested_kernels(tree))).call_sites():
+    facts = scan(tree)
+    for site in HostEvaluator(tree, kernel_namer(module, facts.nested_kernels), facts=facts).call_sites():
         out.at.setdefault((site.line, site.column), []).append(site)
         out.of.setdefault(site.kernel, []).append(site)
     return out
 
 
-def _nested_kernels(tree: ast.Module) -> frozenset[str]:
-    """Names of functions defined inside functions with a ``...jit`` / ``...jit(...)`` decorator
-    (the mypy hook checks each such call's callee again)."""
-    top = {id(stmt) for stmt in tree.body}
-    return frozenset(
-        node.name for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef) and id(node) not in top and any(names_jit(d) for d in node.decorator_list)
-    )
-
-
-def kernel_namer(module: MypyFile,
-                 nested: Callable[[], frozenset[str]] = frozenset) -> Callable[[ast.expr], str | None]:
+def kernel_namer(module: MypyFile, nested: frozenset[str] = frozenset()) -> Callable[[ast.expr], str | None]:
     """Which callees of the module's source are jit kernels: a module-level name (defined or
     imported) or ``mod.kernel`` of an imported module, as mypy bound them, or the name of a
-    kernel defined inside a function (``nested()``, computed once when first needed)."""
-    local: list[frozenset[str]] = []
+    kernel defined inside a function (``nested``)."""
 
     def name(callee: ast.expr) -> str | None:
         if isinstance(callee, ast.Name):
             sym = module.names.get(callee.id)
             if sym is None:
-                if not local:
-                    local.append(nested())
-                return callee.id if callee.id in local[0] else None
+                return callee.id if callee.id in nested else None
             return callee.id if jit_kernel(sym.node) is not None else None
         if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
             sym = module.names.get(callee.value.id)

@@ -1,12 +1,10 @@
-"""Facts about a module's syntax the host walker needs: kernel factories, the calls of a statement,
-the names a block binds."""
+"""Facts about a module's syntax the host walker needs: kernel factories, the names a block binds."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Sequence
 
-from ..ast_fields import child_fields
 from ..kernels import names_jit
 from ..module_constants import all_nodes
 
@@ -21,32 +19,6 @@ def factory_kernel(func: ast.FunctionDef) -> str | None:
         elif isinstance(node, ast.Return) and isinstance(node.value, ast.Name):
             returned.append(node.value.id)
     return next((name for name in returned if name in kernels), None)
-
-
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-
-
-def calls(node: ast.AST) -> Iterator[ast.Call]:
-    """Calls in a statement or expression, outside nested functions, lambdas and comprehensions,
-    in source order (``ast.iter_child_nodes`` order, depth first)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current is not node and isinstance(current, _SCOPES):
-            continue
-        if isinstance(current, ast.Call):
-            yield current
-        if isinstance(current, ast.stmt) and current is not node:
-            continue  # nested statements are walked by the statement walker
-        children: list[ast.AST] = []
-        for field in child_fields(current):
-            value = getattr(current, field, None)
-            if type(value) is list:
-                children.extend(v for v in value if isinstance(v, ast.AST))
-            elif isinstance(value, ast.AST):
-                children.append(value)
-        children.reverse()
-        stack.extend(children)
 
 
 def stored_names(body: Sequence[ast.stmt]) -> set[str]:

@@ -19,12 +19,11 @@ from typing import Final
 
 from . import mutation
 from .ast_facts import bound_names as _bound_names
-from .ast_facts import calls as _calls
 from .ast_facts import factory_kernel
 from .ast_facts import stored_names as _stored_names
 from .call_arguments import positional
 from .expressions import MAX_ITEMS, Env, ExpressionEvaluator
-from .module_facts import scan
+from .module_facts import ModuleFacts, scan
 from .values import FLOAT32, UNKNOWN, Defined, DType, KernelRef, Value
 
 _MAX_STATEMENTS: Final = 100_000  # statements walked per module (constant loops multiply them)
@@ -71,18 +70,17 @@ class HostEvaluator(ExpressionEvaluator):
     _default_float: DType | None = FLOAT32
     _module_env: Env = field(default_factory=dict)  # the module's bindings (final once walked)
     _budget: int = _MAX_STATEMENTS
-    _changed_elsewhere: set[str] = field(default_factory=set)  # see mutation.mutated_from_functions
+    _changed_elsewhere: set[str] = field(default_factory=set)  # see mutation.ChangedElsewhere
     _pypto: set[str] = field(default_factory=set)  # local names of the pypto module
     _factories: dict[str, tuple[ast.FunctionDef, str]] = field(default_factory=dict)  # name -> (def, kernel)
     _pypto_dtypes: dict[str, str] = field(default_factory=dict)  # ``from pypto import DT_FP16 as h``
+    facts: ModuleFacts | None = None  # the module's scan, when the caller made it already
+    _calls_of: dict[int, list[ast.Call]] = field(default_factory=dict)  # see ModuleFacts.calls_of
 
     def call_sites(self) -> list[CallSite]:
         """Every call site found (each sound on its own; a module past the work budget gives
         the ones found until then)."""
-        may_change, nested_jit = self._scan_module()
-        if may_change:  # the pass is as long as the module: only when something may change in place
-            self._changed_elsewhere = mutation.mutated_from_functions(self.tree)
-        if nested_jit:
+        if self._scan_module():
             self._find_factories()
         module = _Scope(self._module_env)
         try:
@@ -96,20 +94,22 @@ class HostEvaluator(ExpressionEvaluator):
 
     # ---- module facts ------------------------------------------------------------------------
 
-    def _scan_module(self) -> tuple[bool, bool]:
-        """Imports, helpers; and whether anything may be changed in place, and whether a jit
-        kernel is defined inside a function (:func:`module_facts.scan`)."""
-        facts = scan(self.tree)
+    def _scan_module(self) -> bool:
+        """Imports, helpers, each statement's calls, names changed from functions; and whether a
+        jit kernel is defined inside a function (:func:`module_facts.scan`)."""
+        facts = self.facts if self.facts is not None else scan(self.tree)
         self._torch.update(facts.torch)
         self._math.update(facts.math)
         self._pypto.update(facts.pypto)
         self._pypto_dtypes.update(facts.pypto_dtypes)
+        self._calls_of = facts.calls_of
+        self._changed_elsewhere = facts.changed_elsewhere
         for stmt in self.tree.body:
             if isinstance(stmt, ast.FunctionDef) and self.kernel_name(ast.Name(stmt.name)) is None:
                 self._helpers[stmt.name] = stmt
-        if self._torch and any(self._qualname(n.func) == "torch.set_default_dtype" for n in facts.calls):
+        if self._torch and any(self._qualname(n.func) == "torch.set_default_dtype" for n in facts.default_dtype_calls):
             self._default_float = None  # the default float dtype is changed somewhere
-        return facts.may_change, facts.nested_jit
+        return bool(facts.nested_kernels)
 
     def _find_factories(self) -> None:
         for name, func in self._helpers.items():
@@ -155,7 +155,7 @@ class HostEvaluator(ExpressionEvaluator):
             return
         exact = mutation.followed(stmt, scope.env, lambda e: self._expr(e, scope.env))
         old = scope.env.get(stmt.target.id) if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) else None
-        calls = list(_calls(stmt))
+        calls = self._calls_of.get(id(stmt), [])
         self._calls_in(stmt, scope, calls)
         if isinstance(stmt, ast.Assign):
             value = self._expr(stmt.value, scope.env)
@@ -254,7 +254,7 @@ class HostEvaluator(ExpressionEvaluator):
     # ---- kernel calls and helper calls -------------------------------------------------------
 
     def _calls_in(self, node: ast.AST, scope: _Scope, calls: list[ast.Call] | None = None) -> None:
-        for call in _calls(node) if calls is None else calls:
+        for call in self._calls_of.get(id(node), []) if calls is None else calls:
             name = self.kernel_name(call.func)
             ref = self._made_kernel(call.func, scope.env) if name is None else None
             if name is not None:

@@ -68,7 +68,7 @@ class ExpressionEvaluator:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             v = self._expr(node.operand, env)
             if isinstance(v, HostTensor):
-                return fresh(v.shape, v.dtype, ast.unparse(node))
+                return fresh(v.shape, v.dtype)
             return -v if type(v) in (int, float) else UNKNOWN  # type: ignore[operator]
         if isinstance(node, ast.BinOp):
             return self._binop(node, env)
@@ -93,7 +93,7 @@ class ExpressionEvaluator:
             folded = fold(op, a, b)
             return UNKNOWN if folded is None else folded
         if isinstance(a, HostTensor) or isinstance(b, HostTensor):
-            return torch_ops.arithmetic(a, b, type(node.op) is ast.Div, ast.unparse(node), self._default_float)
+            return torch_ops.arithmetic(a, b, type(node.op) is ast.Div, self._default_float)
         if (isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool)
                 and not isinstance(b, bool) and type(node.op) in _FLOAT_OPS):
             # a float on either side, or a true division: Python's float arithmetic
@@ -119,7 +119,7 @@ class ExpressionEvaluator:
             if node.attr == "dtype":
                 return base.dtype if base.dtype is not None else UNKNOWN
             if node.attr in ("T", "mT") and (node.attr == "T" or base.shape is not None and len(base.shape) == 2):
-                return torch_ops.transpose_attr(base, ast.unparse(node))
+                return torch_ops.transpose_attr(base)
             if node.attr == "ndim" and base.shape is not None:
                 return len(base.shape)
         return UNKNOWN
@@ -134,7 +134,7 @@ class ExpressionEvaluator:
             elif isinstance(item, ast.Slice):
                 parts = [None if p is None else self._expr(p, env) for p in (item.lower, item.upper, item.step)]
                 if any(p is UNKNOWN for p in parts):
-                    return UNKNOWN if not isinstance(base, HostTensor) else HostTensor(None, base.dtype, None, "")
+                    return UNKNOWN if not isinstance(base, HostTensor) else HostTensor(None, base.dtype, None)
                 items.append(slice(*parts))
             elif isinstance(item, ast.Starred):
                 return UNKNOWN
@@ -142,8 +142,8 @@ class ExpressionEvaluator:
                 items.append(self._expr(item, env))
         if isinstance(base, HostTensor):
             if any(i is UNKNOWN or i is None for i in items):
-                return HostTensor(None, base.dtype, None, ast.unparse(node))
-            return torch_ops.index(base, items, ast.unparse(node))
+                return HostTensor(None, base.dtype, None)
+            return torch_ops.index(base, items)
         if isinstance(base, tuple) and len(items) == 1 and items[0] is not ...:
             key = items[0]
             if type(key) is int and -len(base) <= key < len(base):
@@ -169,13 +169,13 @@ class ExpressionEvaluator:
         if qual == "torch.tensor" and node.args and isinstance(node.args[0], (ast.ListComp, ast.BinOp)):
             nested = tensor_data.DataShapes(self._expr).of(node.args[0], env)
             if nested is not None:
-                return tensor_data.tensor_of(nested[0], nested[1], kwargs, self._default_float, ast.unparse(node))
+                return tensor_data.tensor_of(nested[0], nested[1], kwargs, self._default_float)
         if qual is not None and qual.startswith("torch.") and qual.count(".") == 1:
-            return torch_ops.factory(qual[len("torch."):], args, kwargs, self._default_float, ast.unparse(node))
+            return torch_ops.factory(qual[len("torch."):], args, kwargs, self._default_float)
         if isinstance(node.func, ast.Attribute):
             receiver = self._expr(node.func.value, env)
             if isinstance(receiver, HostTensor):
-                return torch_ops.method(receiver, node.func.attr, args, kwargs, ast.unparse(node))
+                return torch_ops.method(receiver, node.func.attr, args, kwargs)
         factory = self._factory_name(node.func, env)
         if factory is not None:
             return self._factory(factory, args, kwargs)

@@ -1,13 +1,36 @@
-"""What the host evaluator needs to know about a whole module before walking it: torch and pypto names, in-place changes, nested kernels."""
+"""What the host evaluator needs to know about a whole module before walking it, from one walk:
+torch and pypto names, the calls of each statement, objects changed in place from functions,
+nested kernels."""
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from typing import Final, Union
 
+from ..ast_fields import child_fields
 from ..kernels import names_jit
-from ..module_constants import all_nodes
-from .mutation import CONTAINER_MUTATORS
+from .mutation import ChangedElsewhere
+
+# The statements the evaluator walks into (their bodies are statements of their own); every other
+# statement is evaluated whole, with the calls of all its expressions.
+_COMPOUND: Final = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While,
+                    ast.Try, ast.With, ast.AsyncWith)
+_FUNCTIONS: Final = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPOUND_TYPES: Final = frozenset(_COMPOUND)
+_FUNCTION_TYPES: Final = frozenset(_FUNCTIONS)
+
+
+def _subclasses(base: type) -> set[type]:
+    out: set[type] = set()
+    sub: type
+    for sub in base.__subclasses__():
+        out |= {sub, *_subclasses(sub)}
+    return out
+
+
+_STATEMENT_TYPES: Final = frozenset(_subclasses(ast.stmt))
+_Owner = Union[ast.AST, None]
 
 
 @dataclass
@@ -16,39 +39,95 @@ class ModuleFacts:
     math: dict[str, str] = field(default_factory=dict)  # local name -> "math" / "math.sqrt"
     pypto: set[str] = field(default_factory=set)  # local names of the pypto module
     pypto_dtypes: dict[str, str] = field(default_factory=dict)  # ``from pypto import DT_FP16 as h``
-    calls: list[ast.Call] = field(default_factory=list)
-    # A subscript or attribute store, a ``name_`` or list-changing method call: something may
-    # be changed in place.
-    may_change: bool = False
-    nested_jit: bool = False  # a jit kernel is defined inside a function
+    default_dtype_calls: list[ast.Call] = field(default_factory=list)  # ``...set_default_dtype(...)``
+    # id of a simple statement, or of a compound statement's test / iterable / context expression
+    # -> its calls in source order (``ast.iter_child_nodes`` order, depth first), outside nested
+    # functions, lambdas and classes.
+    calls_of: dict[int, list[ast.Call]] = field(default_factory=dict)
+    changed_elsewhere: set[str] = field(default_factory=set)  # see mutation.ChangedElsewhere
+    # Functions with a ``...jit`` decorator that are not module-level statements.
+    nested_kernels: frozenset[str] = frozenset()
+
+
+def headers(stmt: ast.stmt) -> list[ast.expr]:
+    """The expressions of a compound statement the evaluator evaluates with their calls."""
+    if isinstance(stmt, (ast.If, ast.While)):
+        return [stmt.test]
+    if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        return [stmt.iter]
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return [item.context_expr for item in stmt.items]
+    return []
 
 
 def scan(tree: ast.Module) -> ModuleFacts:
-    """One walk over the whole module."""
+    """One depth-first walk over the whole module (it runs on every module that calls a kernel:
+    type tests by ``type(...) in`` a set, children pushed as they are read)."""
     facts = ModuleFacts()
-    for node in all_nodes(tree):  # ast.walk's nodes and order, without expression contexts
-        if isinstance(node, ast.Call):
-            facts.calls.append(node)
-            facts.may_change = facts.may_change or isinstance(node.func, ast.Attribute) and (
-                node.func.attr.endswith("_") or node.func.attr in CONTAINER_MUTATORS)
-        elif isinstance(node, (ast.Subscript, ast.Attribute)):
-            facts.may_change = facts.may_change or not isinstance(node.ctx, ast.Load)
-        elif isinstance(node, ast.AugAssign):
-            facts.may_change = True
-        elif isinstance(node, ast.FunctionDef):
-            facts.nested_jit = facts.nested_jit or any(names_jit(d) for d in node.decorator_list)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name in ("torch", "math"):
-                    _modules(facts, alias.name)[alias.asname or alias.name] = alias.name
-                elif alias.name == "pypto":
-                    facts.pypto.add(alias.asname or "pypto")
-        elif isinstance(node, ast.ImportFrom) and node.level == 0:
-            if node.module in ("torch", "math"):
-                _modules(facts, node.module).update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names)
-            elif node.module == "pypto":
-                facts.pypto_dtypes.update((a.asname or a.name, a.name) for a in node.names if a.name.startswith("DT_"))
+    changes = ChangedElsewhere()
+    top = {id(stmt) for stmt in tree.body}
+    heads: set[int] = set()  # ids of the compound statements' header expressions
+    nested: set[str] = set()
+    # (node, the statement or header expression its calls belong to); None: a function's end
+    stack: list[tuple[ast.AST | None, _Owner]] = [(tree, None)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, owner = pop()
+        if node is None:
+            changes.leave()
+            continue
+        t = type(node)
+        if changes.inside:
+            changes.see(node)
+        if t is ast.Call:
+            assert isinstance(node, ast.Call)
+            if owner is not None:
+                facts.calls_of.setdefault(id(owner), []).append(node)
+            callee = node.func
+            if (callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", None)) == "set_default_dtype":
+                facts.default_dtype_calls.append(node)
+        elif t is ast.Import or t is ast.ImportFrom:
+            assert isinstance(node, (ast.Import, ast.ImportFrom))
+            _imports(facts, node)
+        elif t in _FUNCTION_TYPES:
+            assert isinstance(node, _FUNCTIONS)
+            changes.enter(node)
+            push((None, None))
+            if isinstance(node, ast.FunctionDef) and id(node) not in top and any(names_jit(d) for d in node.decorator_list):
+                nested.add(node.name)
+        compound = t in _COMPOUND_TYPES
+        if compound:
+            assert isinstance(node, ast.stmt)
+            heads.update(id(h) for h in headers(node))
+        for name in reversed(child_fields(node)):  # pushed last to first: popped in source order
+            value = getattr(node, name, None)
+            for child in reversed(value) if type(value) is list else (value,):
+                ct = type(child)
+                if ct in _STATEMENT_TYPES:
+                    push((child, None if ct in _COMPOUND_TYPES else child))
+                elif not isinstance(child, ast.AST):
+                    continue
+                elif id(child) in heads:
+                    push((child, child))
+                else:  # a compound statement's other parts and lambdas own no calls
+                    push((child, None if compound or ct is ast.Lambda else owner))
+    facts.changed_elsewhere = changes.names
+    facts.nested_kernels = frozenset(nested)
     return facts
+
+
+def _imports(facts: ModuleFacts, node: ast.Import | ast.ImportFrom) -> None:
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name in ("torch", "math"):
+                _modules(facts, alias.name)[alias.asname or alias.name] = alias.name
+            elif alias.name == "pypto":
+                facts.pypto.add(alias.asname or "pypto")
+    elif node.level == 0:
+        if node.module in ("torch", "math"):
+            _modules(facts, node.module).update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names)
+        elif node.module == "pypto":
+            facts.pypto_dtypes.update((a.asname or a.name, a.name) for a in node.names if a.name.startswith("DT_"))
 
 
 def _modules(facts: ModuleFacts, module: str) -> dict[str, str]:

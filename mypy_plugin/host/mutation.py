@@ -113,37 +113,40 @@ def followed(stmt: ast.stmt, env: Mapping[str, Value], value: Callable[[ast.expr
     return None
 
 
-def mutated_from_functions(tree: ast.Module) -> set[str]:
+class ChangedElsewhere:
     """Names a function changes in place without binding them itself: objects of an enclosing
     scope (module constants, closure lists). Their values are unknown everywhere: when a caller
-    sees the change is not followed. One pass over the module."""
-    names: set[str] = set()
-    # (names the function binds, names whose objects it changes), innermost function last
-    stack: list[tuple[set[str], set[str]]] = []
+    sees the change is not followed. Fed by the module scan's one walk (:func:`module_facts.scan`):
+    ``enter`` at a function or lambda, ``see`` for every node inside, ``leave`` after its last."""
 
-    def visit(node: ast.AST) -> None:
-        is_func = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            args = node.args
-            stack.append(({a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}, set()))
-        elif stack:
-            own, changed = stack[-1]
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                own.add(node.id)
-            elif isinstance(node, ast.Call):
-                root = _mutating_call(node)
-                if root is not None:
-                    changed.add(root)
-            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
-                changed |= _changed_by_targets(node)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-        if is_func:
-            own, changed = stack.pop()
-            names.update(changed - own)
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        # (names the function binds, names whose objects it changes), innermost function last
+        self._frames: list[tuple[set[str], set[str]]] = []
 
-    visit(tree)
-    return names
+    def enter(self, func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
+        args = func.args
+        self._frames.append(({a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}, set()))
+
+    @property
+    def inside(self) -> bool:
+        """In a function or lambda (the only nodes ``see`` reads)."""
+        return bool(self._frames)
+
+    def leave(self) -> None:
+        own, changed = self._frames.pop()
+        self.names.update(changed - own)
+
+    def see(self, node: ast.AST) -> None:
+        own, changed = self._frames[-1]
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            own.add(node.id)
+        elif isinstance(node, ast.Call):
+            root = _mutating_call(node)
+            if root is not None:
+                changed.add(root)
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            changed |= _changed_by_targets(node)
 
 
 def forget_object(name: str, env: Env) -> None:

@@ -14,13 +14,12 @@ MAX_LENGTH: Final = 1 << 20  # the longest dim read without building the data
 Shape = tuple[tuple[int, ...], Value]  # (shape, a leaf)
 
 
-def tensor_of(shape: tuple[int, ...], leaf: Value, kwargs: dict[str, Value], default_float: DType | None,
-              text: str) -> Value:
+def tensor_of(shape: tuple[int, ...], leaf: Value, kwargs: dict[str, Value], default_float: DType | None) -> Value:
     """``torch.tensor(data)`` of a nested list whose shape is known and whose leaves are like ``leaf``."""
-    return fresh(shape, dtype_kw(kwargs, leaf_dtype(leaf, default_float)), text)
+    return fresh(shape, dtype_kw(kwargs, leaf_dtype(leaf, default_float)))
 
 
-def literal(data: Value, kwargs: dict[str, Value], default_float: DType | None, text: str) -> Value:
+def literal(data: Value, kwargs: dict[str, Value], default_float: DType | None) -> Value:
     """``torch.tensor(data)`` of a value the evaluator built (nested tuples of numbers)."""
     shape: list[int] = []
     level = data
@@ -32,14 +31,14 @@ def literal(data: Value, kwargs: dict[str, Value], default_float: DType | None, 
     leaves = _leaves(data)
     if leaves is None or type(level) not in (int, float, bool) and shape[-1:] != [0]:
         # Some element is not known (a variable, a call): so is the shape.
-        return HostTensor(None, dtype_kw(kwargs, None), None, text)
+        return HostTensor(None, dtype_kw(kwargs, None), None)
     default = (
         BOOL if leaves and all(type(v) is bool for v in leaves)
         else INT64 if leaves and all(type(v) in (int, bool) for v in leaves)
         else default_float if all(type(v) in (int, float, bool) for v in leaves)
         else None
     )
-    return fresh(tuple(shape), dtype_kw(kwargs, default), text)
+    return fresh(tuple(shape), dtype_kw(kwargs, default))
 
 
 def _leaves(data: Value) -> list[Value] | None:

@@ -44,7 +44,6 @@ class HostTensor:
     shape: tuple[int, ...] | None
     dtype: DType | None
     strides: tuple[int, ...] | None
-    built_by: str  # "torch.randn(16, 128)" -- for messages
 
     @property
     def contiguous(self) -> bool | None:
@@ -97,9 +96,9 @@ def row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
-def fresh(shape: tuple[int, ...] | None, dtype: DType | None, built_by: str) -> HostTensor:
+def fresh(shape: tuple[int, ...] | None, dtype: DType | None) -> HostTensor:
     """A newly allocated tensor: contiguous whatever its shape."""
-    return HostTensor(shape, dtype, row_major(shape) if shape is not None else None, built_by)
+    return HostTensor(shape, dtype, row_major(shape) if shape is not None else None)
 
 
 def _dtypes() -> dict[str, DType]:
