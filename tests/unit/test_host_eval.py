@@ -178,6 +178,20 @@ def test_branches_merge() -> None:
     assert _args(source) == [((4, 4), "torch.float32", True), UNKNOWN]
 
 
+def test_branches_that_build_equal_tensors_differently_merge_as_that_tensor() -> None:
+    source = '''
+    import torch
+    if flag:
+        x = torch.zeros(4, 8, dtype=torch.float16)
+        y = torch.randn(4, 8).t()
+    else:
+        x = torch.randn(4, 8).half()
+        y = torch.randn(4, 8).T
+    k(x, y)
+    '''
+    assert _args(source) == [((4, 8), "torch.float16", True), ((8, 4), "torch.float32", False)]
+
+
 def test_a_host_helper_is_walked_with_the_caller_arguments() -> None:
     source = '''
     import torch
