@@ -30,6 +30,10 @@ def _subclasses(base: type) -> set[type]:
 
 
 _STATEMENT_TYPES: Final = frozenset(_subclasses(ast.stmt))
+_ASSIGNMENTS: Final = frozenset({ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete})
+# Nodes with nothing under them the scan reads: constants, operators.
+_LEAVES: Final = frozenset({ast.Constant, *_subclasses(ast.operator), *_subclasses(ast.cmpop), *_subclasses(ast.boolop),
+                            *_subclasses(ast.unaryop)})
 _Owner = Union[ast.AST, None]
 
 
@@ -61,13 +65,14 @@ def headers(stmt: ast.stmt) -> list[ast.expr]:
 
 
 def scan(tree: ast.Module) -> ModuleFacts:
-    """One depth-first walk over the whole module (it runs on every module that calls a kernel:
-    type tests by ``type(...) in`` a set, children pushed as they are read)."""
+    """One depth-first walk over the whole module. It runs on every module that calls a kernel:
+    types are tested by identity, and names and constants (most of the nodes) are read where
+    their parent pushes them instead of being pushed."""
     facts = ModuleFacts()
     changes = ChangedElsewhere()
     top = {id(stmt) for stmt in tree.body}
-    heads: set[int] = set()  # ids of the compound statements' header expressions
     nested: set[str] = set()
+    calls_of = facts.calls_of
     # (node, the statement or header expression its calls belong to); None: a function's end
     stack: list[tuple[ast.AST | None, _Owner]] = [(tree, None)]
     pop, push = stack.pop, stack.append
@@ -77,18 +82,20 @@ def scan(tree: ast.Module) -> ModuleFacts:
             changes.leave()
             continue
         t = type(node)
-        if changes.inside:
-            changes.see(node)
         if t is ast.Call:
             assert isinstance(node, ast.Call)
             if owner is not None:
-                facts.calls_of.setdefault(id(owner), []).append(node)
+                calls_of.setdefault(id(owner), []).append(node)
+            if changes.inside:
+                changes.called(node)
             callee = node.func
             if (callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", None)) == "set_default_dtype":
                 facts.default_dtype_calls.append(node)
+        elif t in _ASSIGNMENTS:
+            if changes.inside:
+                changes.assigned(node)  # type: ignore[arg-type]
         elif t is ast.Import or t is ast.ImportFrom:
-            assert isinstance(node, (ast.Import, ast.ImportFrom))
-            _imports(facts, node)
+            _imports(facts, node)  # type: ignore[arg-type]
         elif t in _FUNCTION_TYPES:
             assert isinstance(node, _FUNCTIONS)
             changes.enter(node)
@@ -96,21 +103,24 @@ def scan(tree: ast.Module) -> ModuleFacts:
             if isinstance(node, ast.FunctionDef) and id(node) not in top and any(names_jit(d) for d in node.decorator_list):
                 nested.add(node.name)
         compound = t in _COMPOUND_TYPES
-        if compound:
-            assert isinstance(node, ast.stmt)
-            heads.update(id(h) for h in headers(node))
+        heads = headers(node) if compound else ()  # type: ignore[arg-type]
         for name in reversed(child_fields(node)):  # pushed last to first: popped in source order
             value = getattr(node, name, None)
             for child in reversed(value) if type(value) is list else (value,):
                 ct = type(child)
-                if ct in _STATEMENT_TYPES:
+                if ct is ast.Name:
+                    if changes.inside and type(child.ctx) is ast.Store:  # type: ignore[union-attr]
+                        changes.bound(child.id)  # type: ignore[union-attr]
+                elif ct in _STATEMENT_TYPES:
                     push((child, None if ct in _COMPOUND_TYPES else child))
-                elif not isinstance(child, ast.AST):
+                elif ct in _LEAVES or not isinstance(child, ast.AST):
                     continue
-                elif id(child) in heads:
+                elif compound:  # only the header expressions of a compound statement own calls
+                    push((child, child if any(child is h for h in heads) else None))
+                elif t is ast.withitem and name == "context_expr":
                     push((child, child))
-                else:  # a compound statement's other parts and lambdas own no calls
-                    push((child, None if compound or ct is ast.Lambda else owner))
+                else:
+                    push((child, None if ct is ast.Lambda or t is ast.withitem else owner))
     facts.changed_elsewhere = changes.names
     facts.nested_kernels = frozenset(nested)
     return facts

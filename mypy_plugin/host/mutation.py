@@ -117,7 +117,8 @@ class ChangedElsewhere:
     """Names a function changes in place without binding them itself: objects of an enclosing
     scope (module constants, closure lists). Their values are unknown everywhere: when a caller
     sees the change is not followed. Fed by the module scan's one walk (:func:`module_facts.scan`):
-    ``enter`` at a function or lambda, ``see`` for every node inside, ``leave`` after its last."""
+    ``enter`` at a function or lambda, then inside it ``bound`` for each name stored, ``called``
+    for each call and ``assigned`` for each assignment or ``del``, ``leave`` after its last node."""
 
     def __init__(self) -> None:
         self.names: set[str] = set()
@@ -130,23 +131,23 @@ class ChangedElsewhere:
 
     @property
     def inside(self) -> bool:
-        """In a function or lambda (the only nodes ``see`` reads)."""
+        """In a function or lambda (nothing outside one is recorded)."""
         return bool(self._frames)
 
     def leave(self) -> None:
         own, changed = self._frames.pop()
         self.names.update(changed - own)
 
-    def see(self, node: ast.AST) -> None:
-        own, changed = self._frames[-1]
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            own.add(node.id)
-        elif isinstance(node, ast.Call):
-            root = _mutating_call(node)
-            if root is not None:
-                changed.add(root)
-        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
-            changed |= _changed_by_targets(node)
+    def bound(self, name: str) -> None:
+        self._frames[-1][0].add(name)
+
+    def called(self, call: ast.Call) -> None:
+        root = _mutating_call(call)
+        if root is not None:
+            self._frames[-1][1].add(root)
+
+    def assigned(self, stmt: ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete) -> None:
+        self._frames[-1][1].update(_changed_by_targets(stmt))
 
 
 def forget_object(name: str, env: Env) -> None:
