@@ -1,0 +1,61 @@
+"""The host module scan: each statement's calls (source order, outside nested scopes), the names
+functions change in place, nested kernels -- from one walk."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from mypy_plugin.host.module_facts import headers, scan
+
+_SOURCE = textwrap.dedent('''
+    import torch as t
+    from math import sqrt
+    SHAPES = [4, 8]
+    x = f(g(1), h=k(2)) if p() else q()
+    with open(path()) as fh, lock():
+        y = [m(i) for i in r()]
+        z = lambda: hidden()
+    for item in items(n()):
+        w(item)
+    def helper():
+        SHAPES.append(t.randn(2))
+        local = []
+        local.append(1)
+        def inner():
+            return nested_call()
+    def factory():
+        @pypto.frontend.jit
+        def kernel(a):
+            pass
+        return kernel
+''')
+
+
+def _callees(facts: object, owner: ast.AST) -> list[str]:
+    return [ast.unparse(c.func) for c in facts.calls_of.get(id(owner), [])]  # type: ignore[attr-defined]
+
+
+def test_each_statement_owns_its_calls_in_source_order() -> None:
+    tree = ast.parse(_SOURCE)
+    facts = scan(tree)
+    assign, with_stmt, for_stmt = tree.body[3], tree.body[4], tree.body[5]
+    # depth first in the fields' order (an ``if`` expression's test comes first), outer call first
+    assert _callees(facts, assign) == ["p", "f", "g", "k", "q"]
+    assert [_callees(facts, h) for h in headers(with_stmt)] == [["open", "path"], ["lock"]]
+    assert isinstance(with_stmt, ast.With)
+    comprehension, lambda_stmt = with_stmt.body
+    assert _callees(facts, comprehension) == ["m", "r"]  # a comprehension's calls are its statement's
+    assert _callees(facts, lambda_stmt) == []  # a lambda's body runs later
+    assert _callees(facts, with_stmt) == []  # a compound statement owns only its headers' calls
+    assert [_callees(facts, h) for h in headers(for_stmt)] == [["items", "n"]]
+    assert isinstance(for_stmt, ast.For)
+    assert _callees(facts, for_stmt.body[0]) == ["w"]
+
+
+def test_names_changed_from_functions_and_module_facts() -> None:
+    facts = scan(ast.parse(_SOURCE))
+    assert facts.changed_elsewhere == {"SHAPES"}  # ``local`` is the function's own list
+    assert facts.torch == {"t": "torch"}
+    assert facts.math == {"sqrt": "math.sqrt"}
+    assert facts.nested_kernels == frozenset({"kernel"})
