@@ -93,7 +93,7 @@ def _evaluate_source(module: MypyFile, path: str) -> ModuleSites:
     return out
 
 
-def kernel_namer(module: MypyFile, nested: frozenset[str] = frozenset()) -> Callable[[ast.expr], str | None]:
+def kernel_namer(module: MypyFile, nested: frozenset[str]) -> Callable[[ast.expr], str | None]:
     """Which callees of the module's source are jit kernels: a module-level name (defined or
     imported) or ``mod.kernel`` of an imported module, as mypy bound them, or the name of a
     kernel defined inside a function (``nested``)."""

@@ -34,6 +34,10 @@ _ASSIGNMENTS: Final = frozenset({ast.Assign, ast.AugAssign, ast.AnnAssign, ast.D
 # Nodes with nothing under them the scan reads: constants, operators.
 _LEAVES: Final = frozenset({ast.Constant, *_subclasses(ast.operator), *_subclasses(ast.cmpop), *_subclasses(ast.boolop),
                             *_subclasses(ast.unaryop)})
+# The field whose expression the evaluator evaluates, with its calls, before walking a compound
+# statement's body (a ``with`` statement's are in its items).
+_HEADER_FIELD: Final[dict[type, str]] = {ast.If: "test", ast.While: "test", ast.For: "iter", ast.AsyncFor: "iter",
+                                         ast.withitem: "context_expr"}
 _Owner = Union[ast.AST, None]
 
 
@@ -51,17 +55,6 @@ class ModuleFacts:
     changed_elsewhere: set[str] = field(default_factory=set)  # see mutation.ChangedElsewhere
     # Functions with a ``...jit`` decorator that are not module-level statements.
     nested_kernels: frozenset[str] = frozenset()
-
-
-def headers(stmt: ast.stmt) -> list[ast.expr]:
-    """The expressions of a compound statement the evaluator evaluates with their calls."""
-    if isinstance(stmt, (ast.If, ast.While)):
-        return [stmt.test]
-    if isinstance(stmt, (ast.For, ast.AsyncFor)):
-        return [stmt.iter]
-    if isinstance(stmt, (ast.With, ast.AsyncWith)):
-        return [item.context_expr for item in stmt.items]
-    return []
 
 
 def scan(tree: ast.Module) -> ModuleFacts:
@@ -102,8 +95,8 @@ def scan(tree: ast.Module) -> ModuleFacts:
             push((None, None))
             if isinstance(node, ast.FunctionDef) and id(node) not in top and any(names_jit(d) for d in node.decorator_list):
                 nested.add(node.name)
-        compound = t in _COMPOUND_TYPES
-        heads = headers(node) if compound else ()  # type: ignore[arg-type]
+        header = _HEADER_FIELD.get(t)
+        own_nothing = t in _COMPOUND_TYPES or t is ast.withitem  # their other parts' calls are not evaluated
         for name in reversed(child_fields(node)):  # pushed last to first: popped in source order
             value = getattr(node, name, None)
             for child in reversed(value) if type(value) is list else (value,):
@@ -115,12 +108,10 @@ def scan(tree: ast.Module) -> ModuleFacts:
                     push((child, None if ct in _COMPOUND_TYPES else child))
                 elif ct in _LEAVES or not isinstance(child, ast.AST):
                     continue
-                elif compound:  # only the header expressions of a compound statement own calls
-                    push((child, child if any(child is h for h in heads) else None))
-                elif t is ast.withitem and name == "context_expr":
+                elif name == header:
                     push((child, child))
                 else:
-                    push((child, None if ct is ast.Lambda or t is ast.withitem else owner))
+                    push((child, None if own_nothing or ct is ast.Lambda else owner))
     facts.changed_elsewhere = changes.names
     facts.nested_kernels = frozenset(nested)
     return facts

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from mypy_plugin.host.module_facts import headers, scan
+from mypy_plugin.host.module_facts import scan
 
 _SOURCE = textwrap.dedent('''
     import torch as t
@@ -40,16 +40,15 @@ def test_each_statement_owns_its_calls_in_source_order() -> None:
     tree = ast.parse(_SOURCE)
     facts = scan(tree)
     assign, with_stmt, for_stmt = tree.body[3], tree.body[4], tree.body[5]
+    assert isinstance(with_stmt, ast.With) and isinstance(for_stmt, ast.For)
     # depth first in the fields' order (an ``if`` expression's test comes first), outer call first
     assert _callees(facts, assign) == ["p", "f", "g", "k", "q"]
-    assert [_callees(facts, h) for h in headers(with_stmt)] == [["open", "path"], ["lock"]]
-    assert isinstance(with_stmt, ast.With)
+    assert [_callees(facts, item.context_expr) for item in with_stmt.items] == [["open", "path"], ["lock"]]
     comprehension, lambda_stmt = with_stmt.body
     assert _callees(facts, comprehension) == ["m", "r"]  # a comprehension's calls are its statement's
     assert _callees(facts, lambda_stmt) == []  # a lambda's body runs later
     assert _callees(facts, with_stmt) == []  # a compound statement owns only its headers' calls
-    assert [_callees(facts, h) for h in headers(for_stmt)] == [["items", "n"]]
-    assert isinstance(for_stmt, ast.For)
+    assert _callees(facts, for_stmt.iter) == ["items", "n"]
     assert _callees(facts, for_stmt.body[0]) == ["w"]
 
 
