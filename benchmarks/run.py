@@ -563,6 +563,16 @@ def bench_corpus(py: str, src: Path, work: Path, repeat: int, configs: dict, log
             "config": "`check_untyped_defs`, `ignore_missing_imports`, torch and numpy `follow_imports = skip`"}
 
 
+def write_project(n: int, proj: Path, seed: int) -> dict:
+    """The generated project of size ``n`` with every configuration's ini file; its manifest."""
+    manifest = gen_kernels.generate(n, proj, seed=seed)
+    (proj / "stubs.ini").write_text(STUBS_INI)
+    (proj / "plugin.ini").write_text(PLUGIN_INI)
+    (proj / "plugin-no-calls.ini").write_text(PLUGIN_INI + "\n[pypto-stubs]\nhost_calls = false\n")
+    (proj / "annotations.ini").write_text(ANNOTATIONS_INI)
+    return manifest
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", "--sizes", type=int, nargs="*", default=[50, 200, 1000], help="sizes (none: --corpus only)")
@@ -605,11 +615,7 @@ def main() -> None:
             corpus = bench_corpus(args.python, args.corpus, root, args.repeat, configs, log)
         for n in args.sizes:
             proj = root / f"n{n}"
-            manifest = gen_kernels.generate(n, proj, seed=args.seed)
-            (proj / "stubs.ini").write_text(STUBS_INI)
-            (proj / "plugin.ini").write_text(PLUGIN_INI)
-            (proj / "plugin-no-calls.ini").write_text(PLUGIN_INI + "\n[pypto-stubs]\nhost_calls = false\n")
-            (proj / "annotations.ini").write_text(ANNOTATIONS_INI)
+            manifest = write_project(n, proj, args.seed)
             repeat = args.repeat
             log(f"N={n}: {manifest['n_kernels']} kernels, {manifest['n_buggy']} with a seeded bug, "
                 f"{manifest['lines']} lines, {manifest['host_modules']} host modules; {repeat} run(s) per cell")
