@@ -14,7 +14,8 @@ instructions per cycle than the interpreter walking a small syntax tree -- so th
 ranks changes and splits costs; ``run.py`` gives the seconds.
 
 The projects, configurations and targets are ``run.py``'s (``gen_kernels.py`` with the same
-seed). Each configuration runs once per N (the count repeats; ``--repeat`` shows it).
+seed); ``--corpus DIR`` counts on a copy of a directory of real code as ``run.py --corpus`` does.
+Each configuration runs once per project (the count repeats; ``--repeat`` shows it).
 """
 
 from __future__ import annotations
@@ -32,14 +33,33 @@ from pathlib import Path
 import run  # noqa: E402  (run.py puts this directory on sys.path)
 
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+# Tensor annotations in the forms gen_kernels writes: the call form and the subscript form.
+_CALL_FORM = re.compile(r"pypto\.Tensor\(\[[^\]]*\](?:,[^)]*)?\)")
+_SUBSCRIPT_FORM = re.compile(r"pypto\.Tensor\[\[[^\]]*\](?:,[^\]]*)?\]")
 
 
-def count(py: str, proj: Path, name: str) -> dict:
+def bare_copy(proj: Path, out: Path) -> int:
+    """A copy of a generated project whose tensor annotations are the bare class ``pypto.Tensor``:
+    valid types with no plugin, so that mypy alone checks every kernel body as typed code (the
+    stubs-only run checks them with ``Any`` parameters, the call form being invalid without the
+    plugin). Returns the number of annotations replaced."""
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(proj, out, ignore=shutil.ignore_patterns("ir-*", ".cache-*"))
+    replaced = 0
+    for path in (out / "kernels").rglob("*.py"):
+        text, a = _CALL_FORM.subn("pypto.Tensor", path.read_text())
+        text, b = _SUBSCRIPT_FORM.subn("pypto.Tensor", text)
+        path.write_text(text)
+        replaced += a + b
+    return replaced
+
+
+def count(py: str, proj: Path, name: str, targets: list[str] | None = None) -> dict:
     """One cold run of configuration ``name`` under cachegrind: its instruction count and summary."""
     cfg, extra = run.CONFIGS[name]
     cache = Path(tempfile.mkdtemp(prefix=f"ir-{name}-", dir=proj))
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-           *run.mypy_cmd(py, cfg, cache, extra)]
+           *run.mypy_cmd(py, cfg, cache, extra, targets)]
     try:
         proc = subprocess.run(cmd, cwd=proj, capture_output=True, text=True)
     finally:
@@ -52,9 +72,12 @@ def count(py: str, proj: Path, name: str) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-n", "--sizes", type=int, nargs="+", default=[200, 1000])
+    ap.add_argument("-n", "--sizes", type=int, nargs="*", default=[200, 1000], help="sizes (none: --corpus only)")
+    ap.add_argument("--corpus", type=Path, help="also count on a copy of this directory of real code")
     ap.add_argument("--configs", nargs="+", default=["stubs", "annotations", "plugin-no-calls", "plugin"],
                     choices=list(run.CONFIGS))
+    ap.add_argument("--bare", action="store_true",
+                    help="also count stubs-only on a copy with bare pypto.Tensor annotations (mypy's own cost of typed kernels)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per configuration (to show the counts repeat)")
     ap.add_argument("--jobs", type=int, default=1, help="runs at once (instruction counts do not mind)")
     ap.add_argument("--seed", type=int, default=1234)
@@ -66,39 +89,51 @@ def main() -> None:
         sys.exit("valgrind is not installed (Debian: apt-get install valgrind)")
     root = args.workdir or Path(tempfile.mkdtemp(prefix="pypto-ir-"))
     root.mkdir(parents=True, exist_ok=True)
-    results: dict[int, dict[str, list[dict]]] = {}
+    results: dict[str, dict[str, list[dict]]] = {}
+    projects: list[tuple[str, Path, list[str] | None]] = []
     try:
+        if args.corpus:
+            proj, targets = run.write_corpus_project(args.corpus, root)
+            projects.append((f"corpus ({args.corpus.name})", proj, targets))
         for n in args.sizes:
-            proj = root / f"n{n}"
-            run.write_project(n, proj, args.seed)
-            jobs = [name for _ in range(args.repeat) for name in args.configs]
+            run.write_project(n, root / f"n{n}", args.seed)
+            projects.append((f"N={n}", root / f"n{n}", None))
+        for label, proj, targets in projects:
+            jobs = [(name, proj) for _ in range(args.repeat) for name in args.configs]
+            if args.bare and targets is None:
+                bare_copy(proj, proj.with_name(proj.name + "-bare"))
+                jobs.append(("stubs", proj.with_name(proj.name + "-bare")))
             with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-                counted = list(pool.map(lambda name: (name, count(args.python, proj, name)), jobs))
-            results[n] = {}
+                counted = list(pool.map(lambda job: (job[0] if job[1] == proj else "stubs-bare",
+                                                     count(args.python, job[1], job[0], targets)), jobs))
+            results[label] = {}
             for name, r in counted:
-                results[n].setdefault(name, []).append(r)
-                print(f"N={n} {name:16s} {r['instructions']:>16,}  {r['summary']}", file=sys.stderr, flush=True)
+                results[label].setdefault(name, []).append(r)
+                print(f"{label} {name:16s} {r['instructions']:>16,}  {r['summary']}", file=sys.stderr, flush=True)
     finally:
         if not args.workdir:
             shutil.rmtree(root, ignore_errors=True)
-    print(report(results, args.configs))
+    print(report(results, args.configs + (["stubs-bare"] if args.bare else [])))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 
 
-def report(results: dict[int, dict[str, list[dict]]], configs: list[str]) -> str:
+def report(results: dict[str, dict[str, list[dict]]], configs: list[str]) -> str:
     head = " | ".join(f"{c}" for c in configs)
     lines = [
         "Instructions of one cold run (valgrind cachegrind, --cache-sim=no), in millions; ratios to stubs,"
         " and plugin to plugin-no-calls (the call-site pass):",
         "",
-        f"| N | {head} | plugin / stubs | plugin / plugin-no-calls |",
+        f"| project | {head} | plugin / stubs | plugin / plugin-no-calls |",
         "|---|" + "---|" * (len(configs) + 2),
     ]
-    for n, by_name in results.items():
+    for label, by_name in results.items():
         first = {name: runs[0]["instructions"] for name, runs in by_name.items()}
         cells = []
         for name in configs:
+            if name not in by_name:
+                cells.append("-")
+                continue
             counts = [r["instructions"] for r in by_name[name]]
             cell = f"{counts[0] / 1e6:,.0f}"
             if len(counts) > 1:
@@ -109,7 +144,7 @@ def report(results: dict[int, dict[str, list[dict]]], configs: list[str]) -> str
         ratio = f"{first['plugin'] / first['stubs']:.3f}x" if {"plugin", "stubs"} <= first.keys() else "-"
         calls = (f"{first['plugin'] / first['plugin-no-calls']:.3f}x"
                  if {"plugin", "plugin-no-calls"} <= first.keys() else "-")
-        lines.append(f"| {n} | " + " | ".join(cells) + f" | **{ratio}** | **{calls}** |")
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | **{ratio}** | **{calls}** |")
     return "\n".join(lines)
 
 

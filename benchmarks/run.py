@@ -116,8 +116,9 @@ def med(xs: list[float]) -> float:
 
 
 # --- mypy ---------------------------------------------------------------------------------
-def mypy_cmd(py: str, cfg: str, cache: Path, extra: list[str]) -> list[str]:
-    return [py, "-m", "mypy", "--config-file", cfg, "--cache-dir", str(cache), *extra, *TARGETS_DIRS]
+def mypy_cmd(py: str, cfg: str, cache: Path, extra: list[str], targets: list[str] | None = None) -> list[str]:
+    return [py, "-m", "mypy", "--config-file", cfg, "--cache-dir", str(cache), *extra,
+            *(TARGETS_DIRS if targets is None else targets)]
 
 
 def bench_mypy(py: str, proj: Path, repeat: int, log, configs: dict = CONFIGS) -> dict:
@@ -537,18 +538,26 @@ CORPUS_INI = ("[mypy]\n{plugin}check_untyped_defs = True\nignore_missing_imports
               "[mypy-torch,torch.*,numpy,numpy.*]\nfollow_imports = skip\n")
 
 
-def bench_corpus(py: str, src: Path, work: Path, repeat: int, configs: dict, log) -> dict:
-    """stubs vs plugin on a copy of real code (a directory of .py files, e.g. the public PyPTO code)."""
+def write_corpus_project(src: Path, work: Path) -> tuple[Path, list[str]]:
+    """A copy of a directory of real code with every configuration's ini file, and the mypy
+    targets: each sub-directory of flat scripts (no packages) is a target of its own."""
     proj = work / "corpus"
     shutil.rmtree(proj, ignore_errors=True)
     shutil.copytree(src, proj / "src", ignore=shutil.ignore_patterns(".*", "*.ini", "__pycache__"))
     (proj / "stubs.ini").write_text(CORPUS_INI.format(plugin=""))
     (proj / "plugin.ini").write_text(CORPUS_INI.format(plugin="plugins = mypy_plugin\n"))
+    (proj / "plugin-no-calls.ini").write_text(CORPUS_INI.format(plugin="plugins = mypy_plugin\n")
+                                              + "\n[pypto-stubs]\nhost_calls = false\n")
     (proj / "annotations.ini").write_text(CORPUS_INI.format(plugin=f"plugins = {HERE / 'annotations_only_plugin.py'}\n"))
-    files = sum(1 for _ in (proj / "src").rglob("*.py"))
-    # Flat directories of scripts (no packages): each sub-directory is a target of its own.
     targets = sorted(str(d.relative_to(proj)) for d in (proj / "src").iterdir()
                      if d.is_dir() and any(d.glob("*.py"))) or ["src"]
+    return proj, targets
+
+
+def bench_corpus(py: str, src: Path, work: Path, repeat: int, configs: dict, log) -> dict:
+    """stubs vs plugin on a copy of real code (a directory of .py files, e.g. the public PyPTO code)."""
+    proj, targets = write_corpus_project(src, work)
+    files = sum(1 for _ in (proj / "src").rglob("*.py"))
     global TARGETS_DIRS
     saved, TARGETS_DIRS = TARGETS_DIRS, targets
     try:

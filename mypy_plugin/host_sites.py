@@ -98,19 +98,32 @@ def kernel_namer(module: MypyFile, nested: frozenset[str]) -> Callable[[ast.expr
     imported) or ``mod.kernel`` of an imported module, as mypy bound them, or the name of a
     kernel defined inside a function (``nested``)."""
 
+    # The evaluator asks for every call it walks; the answer depends on the callee's text only.
+    known: dict[str, str | None] = {}
+
     def name(callee: ast.expr) -> str | None:
         if isinstance(callee, ast.Name):
-            sym = module.names.get(callee.id)
+            text = callee.id
+        elif isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
+            text = f"{callee.value.id}.{callee.attr}"
+        else:
+            return None
+        if text not in known:
+            known[text] = _kernel_name(text)
+        return known[text]
+
+    def _kernel_name(text: str) -> str | None:
+        head, _, attr = text.partition(".")
+        sym = module.names.get(head)
+        if not attr:
             if sym is None:
-                return callee.id if callee.id in nested else None
-            return callee.id if jit_kernel(sym.node) is not None else None
-        if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
-            sym = module.names.get(callee.value.id)
-            target = sym.node if sym is not None else None
-            if isinstance(target, MypyFile):
-                inner = target.names.get(callee.attr)
-                if inner is not None and jit_kernel(inner.node) is not None:
-                    return f"{callee.value.id}.{callee.attr}"
+                return text if text in nested else None
+            return text if jit_kernel(sym.node) is not None else None
+        target = sym.node if sym is not None else None
+        if isinstance(target, MypyFile):
+            inner = target.names.get(attr)
+            if inner is not None and jit_kernel(inner.node) is not None:
+                return text
         return None
 
     return name

@@ -4,6 +4,8 @@ module that has the kernel's body)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy.nodes import ARG_NAMED, ARG_POS, FuncDef
 from mypy.types import CallableType, TypeList, UnboundType
 
@@ -12,11 +14,29 @@ from .knowledge.values import TensorVal
 from .tensor_types import tensor_val
 
 
+# id(checked signature) -> (that signature, its parameters). A kernel's parameters are read where
+# it is defined (kernel_dims) and again at each host call: the signature object is the key (a
+# re-analysed kernel gets a new one), and is kept so that its id is not reused. Bounded, so that a
+# daemon holds few signatures of older versions of a module.
+_PARAMETERS_CACHE_SIZE: Final = 4096
+_parameters: dict[int, tuple[CallableType, str, Parameters | None]] = {}
+
+
 def kernel_parameters(func: FuncDef) -> Parameters | None:
     """The kernel's parameters from its checked type (the same from mypy's cache)."""
     typ = func.type
     if not isinstance(typ, CallableType):
         return None
+    hit = _parameters.get(id(typ))
+    if hit is not None and hit[0] is typ and hit[1] == func.name:
+        return hit[2]
+    if len(_parameters) >= _PARAMETERS_CACHE_SIZE:
+        _parameters.clear()
+    made = _parameters[id(typ)] = (typ, func.name, _read_parameters(func.name, typ))
+    return made[2]
+
+
+def _read_parameters(kernel: str, typ: CallableType) -> Parameters | None:
     tensors: list[tuple[str, TensorVal]] = []
     others: list[str] = []
     required: set[str] = set()
@@ -32,7 +52,7 @@ def kernel_parameters(func: FuncDef) -> Parameters | None:
             others.append(name)
             if kind in (ARG_POS, ARG_NAMED):
                 required.add(name)
-    return parameters(func.name, tensors, others, frozenset(required))
+    return parameters(kernel, tensors, others, frozenset(required))
 
 
 def _names(items: object) -> list[str]:

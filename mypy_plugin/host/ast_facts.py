@@ -37,6 +37,20 @@ def stored_names(body: Sequence[ast.stmt]) -> set[str]:
     return names
 
 
+class StoredNames:
+    """:func:`stored_names` of one statement, computed once per module walk: nested branches and
+    loops, each item of a constant loop and each walk of a helper ask again."""
+
+    def __init__(self) -> None:
+        self._of: dict[int, set[str]] = {}  # id(statement): the tree outlives the walk
+
+    def __call__(self, stmt: ast.stmt) -> set[str]:
+        names = self._of.get(id(stmt))
+        if names is None:
+            names = self._of[id(stmt)] = stored_names([stmt])
+        return names
+
+
 def bound_names(stmt: ast.stmt) -> Iterator[str]:
     if isinstance(stmt, (ast.Global, ast.Nonlocal)):
         yield from stmt.names

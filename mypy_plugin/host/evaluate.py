@@ -20,7 +20,7 @@ from typing import Final
 from . import mutation
 from .ast_facts import bound_names as _bound_names
 from .ast_facts import factory_kernel
-from .ast_facts import stored_names as _stored_names
+from .ast_facts import StoredNames
 from .call_arguments import positional
 from .expressions import MAX_ITEMS, Env, ExpressionEvaluator
 from .module_facts import ModuleFacts, scan
@@ -76,6 +76,8 @@ class HostEvaluator(ExpressionEvaluator):
     _pypto_dtypes: dict[str, str] = field(default_factory=dict)  # ``from pypto import DT_FP16 as h``
     facts: ModuleFacts | None = None  # the module's scan, when the caller made it already
     _calls_of: dict[int, list[ast.Call]] = field(default_factory=dict)  # see ModuleFacts.calls_of
+    _kernel_holders: frozenset[int] = frozenset()  # see ModuleFacts.kernel_holders
+    _stored: StoredNames = field(default_factory=StoredNames)
 
     def call_sites(self) -> list[CallSite]:
         """Every call site found (each sound on its own; a module past the work budget gives
@@ -98,6 +100,7 @@ class HostEvaluator(ExpressionEvaluator):
         """Imports, helpers, each statement's calls, names changed from functions; and whether a
         jit kernel is defined inside a function (:func:`module_facts.scan`)."""
         facts = self.facts if self.facts is not None else scan(self.tree)
+        self._kernel_holders = facts.kernel_holders
         self._torch.update(facts.torch)
         self._math.update(facts.math)
         self._pypto.update(facts.pypto)
@@ -113,6 +116,8 @@ class HostEvaluator(ExpressionEvaluator):
 
     def _find_factories(self) -> None:
         for name, func in self._helpers.items():
+            if id(func) not in self._kernel_holders:
+                continue  # defines no jit kernel (the scan saw every nested one)
             made = factory_kernel(func)
             if made is not None:
                 self._factories[name] = (func, made)
@@ -214,7 +219,7 @@ class HostEvaluator(ExpressionEvaluator):
             branch = _Scope(dict(scope.env), scope.via, scope.depth)
             self._block(body, branch)
             results.append(branch.env)
-        for name in {n for body in bodies for n in _stored_names(body)}:
+        for name in {n for body in bodies for stmt in body for n in self._stored(stmt)}:
             values = [env.get(name, UNKNOWN) for env in results]
             scope.env[name] = values[0] if all(v == values[0] for v in values) else UNKNOWN
 
@@ -235,7 +240,7 @@ class HostEvaluator(ExpressionEvaluator):
 
     def _forget(self, stmt: ast.stmt, env: Env) -> None:
         """Every name a loop or try may rebind is unknown after it (and on a later iteration)."""
-        for name in _stored_names([stmt]):
+        for name in self._stored(stmt):
             env[name] = UNKNOWN
 
     def _bind(self, target: ast.expr, value: Value, env: Env) -> None:

@@ -55,6 +55,8 @@ class ModuleFacts:
     changed_elsewhere: set[str] = field(default_factory=set)  # see mutation.ChangedElsewhere
     # Functions with a ``...jit`` decorator that are not module-level statements.
     nested_kernels: frozenset[str] = frozenset()
+    # ids of the module-level functions that define such a kernel (the only possible factories).
+    kernel_holders: frozenset[int] = frozenset()
 
 
 def scan(tree: ast.Module) -> ModuleFacts:
@@ -65,6 +67,8 @@ def scan(tree: ast.Module) -> ModuleFacts:
     changes = ChangedElsewhere()
     top = {id(stmt) for stmt in tree.body}
     nested: set[str] = set()
+    holders: set[int] = set()
+    functions: list[ast.AST] = []  # the functions and lambdas the walk is in, outermost first
     calls_of = facts.calls_of
     # (node, the statement or header expression its calls belong to); None: a function's end
     stack: list[tuple[ast.AST | None, _Owner]] = [(tree, None)]
@@ -73,6 +77,7 @@ def scan(tree: ast.Module) -> ModuleFacts:
         node, owner = pop()
         if node is None:
             changes.leave()
+            functions.pop()
             continue
         t = type(node)
         if t is ast.Call:
@@ -92,9 +97,11 @@ def scan(tree: ast.Module) -> ModuleFacts:
         elif t in _FUNCTION_TYPES:
             assert isinstance(node, _FUNCTIONS)
             changes.enter(node)
+            functions.append(node)
             push((None, None))
             if isinstance(node, ast.FunctionDef) and id(node) not in top and any(names_jit(d) for d in node.decorator_list):
                 nested.add(node.name)
+                holders.add(id(functions[0]))
         header = _HEADER_FIELD.get(t)
         own_nothing = t in _COMPOUND_TYPES or t is ast.withitem  # their other parts' calls are not evaluated
         for name in reversed(child_fields(node)):  # pushed last to first: popped in source order
@@ -114,6 +121,7 @@ def scan(tree: ast.Module) -> ModuleFacts:
                     push((child, None if own_nothing or ct is ast.Lambda else owner))
     facts.changed_elsewhere = changes.names
     facts.nested_kernels = frozenset(nested)
+    facts.kernel_holders = frozenset(holders)
     return facts
 
 

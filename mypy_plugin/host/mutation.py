@@ -4,7 +4,7 @@ the evaluator's values are snapshots, so every name bound to such an object beco
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 from .expressions import Env
@@ -31,28 +31,31 @@ def _root(node: ast.expr) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
-def _store_targets(stmt: ast.stmt) -> Iterator[ast.expr]:
-    if isinstance(stmt, ast.Assign):
-        for t in stmt.targets:
-            yield from _flatten(t)
-    elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
-        yield stmt.target
-    elif isinstance(stmt, ast.Delete):
-        yield from stmt.targets
-
-
-def _flatten(target: ast.expr) -> Iterator[ast.expr]:
-    if isinstance(target, (ast.Tuple, ast.List)):
-        for elt in target.elts:
-            yield from _flatten(elt.value if isinstance(elt, ast.Starred) else elt)
-    else:
-        yield target
+def _store_targets(stmt: ast.stmt) -> list[ast.expr]:
+    if isinstance(stmt, (ast.Assign, ast.Delete)):
+        return list(stmt.targets)
+    if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
+        return [stmt.target]
+    return []
 
 
 def _changed_by_targets(stmt: ast.stmt) -> set[str]:
-    """``x[0] = v``, ``x.a = v``, ``del x[0]``: the roots of subscript and attribute targets."""
-    roots = (_root(t) for t in _store_targets(stmt) if isinstance(t, (ast.Subscript, ast.Attribute)))
-    return {r for r in roots if r is not None}
+    """``x[0] = v``, ``x.a = v``, ``del x[0]``: the roots of subscript and attribute targets
+    (inside tuple and list targets too). It runs for every statement the evaluator walks: a plain
+    loop, with nothing built for the commonest target, a name."""
+    roots: set[str] = set()
+    pending = _store_targets(stmt)
+    while pending:
+        target = pending.pop()
+        if isinstance(target, ast.Name):
+            continue
+        if isinstance(target, (ast.Subscript, ast.Attribute)):
+            root = _root(target)
+            if root is not None:
+                roots.add(root)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            pending.extend(e.value if isinstance(e, ast.Starred) else e for e in target.elts)
+    return roots
 
 
 def _mutating_call(call: ast.Call) -> str | None:
