@@ -28,6 +28,7 @@ class PyptoNames:
     ``from pypto import Tensor as PT``); a local ``Tensor`` class is not pypto's."""
 
     def __init__(self, nodes: list[ast.AST]) -> None:
+        """``nodes``: the module's imports and class definitions (other nodes are passed over)."""
         self.modules = {"pypto"}
         self.tensors: set[str] = set()
         self.imported: set[str] = {"pypto"}  # every name bound by importing pypto or from it

@@ -18,13 +18,32 @@ _FUNCTIONS: Final = (ast.FunctionDef, ast.AsyncFunctionDef)
 _MATCH_CAPTURES: Final = tuple(getattr(ast, n) for n in ("MatchAs", "MatchStar", "MatchMapping") if hasattr(ast, n))
 
 
+# What the walk records of a node type, besides the node itself (most types: nothing).
+_NAME, _ATTRIBUTE, _CALL, _PARAMETER, _IMPORT, _DEFINITION, _HANDLER, _DECLARATION, _CAPTURE = range(9)
+_EVENT_OF: Final[dict[type, int]] = {
+    ast.Name: _NAME, ast.Attribute: _ATTRIBUTE, ast.Call: _CALL, ast.arg: _PARAMETER,
+    ast.Import: _IMPORT, ast.ImportFrom: _IMPORT, ast.FunctionDef: _DEFINITION, ast.AsyncFunctionDef: _DEFINITION,
+    ast.ClassDef: _DEFINITION, ast.ExceptHandler: _HANDLER, ast.Global: _DECLARATION, ast.Nonlocal: _DECLARATION,
+    **{t: _CAPTURE for t in _MATCH_CAPTURES},
+}
+
+
 class Walk:
     """Every node of ``tree`` but expression contexts, depth first, so that each function's own
-    subtree is one slice (:meth:`scope`); and the binding events, with their position."""
+    subtree is one slice (:meth:`scope`); the binding events, with their position; and the imports
+    and definitions (:attr:`definitions`). One loop: it runs on every pypto file mypy parses."""
 
     def __init__(self, tree: ast.AST) -> None:
         self.nodes: list[ast.AST] = []
+        # The imports, classes and functions, in node order (what the module's pypto spellings and
+        # its kernels are read from).
+        self.definitions: list[ast.AST] = []
         self._ranges: dict[int, tuple[int, int]] = {}  # id(function) -> its slice of nodes
+        self._binds: list[tuple[int, str]] = []  # each binding of a name (global/nonlocal count twice)
+        self._attrs: list[tuple[int, str]] = []  # X.NAME = ..., setattr(X, "NAME", ...)
+        self._stores: list[tuple[int, str]] = []  # names stored and parameters
+        self._wild: list[int] = []  # anything may be bound: from m import *, globals(), vars(), exec
+        binds, stores, load = self._binds, self._stores, ast.Load
         stack: list[object] = [tree]
         nodes = self.nodes
         while stack:
@@ -35,6 +54,13 @@ class Walk:
                 continue  # (or a name in a list field: Global.names)
             if isinstance(item, _FUNCTIONS):
                 stack.append((item, len(nodes)))
+            kind = _EVENT_OF.get(type(item))
+            if kind == _NAME:  # the commonest node first
+                if type(item.ctx) is not load:  # type: ignore[attr-defined]
+                    binds.append((len(nodes), item.id))  # type: ignore[attr-defined]
+                    stores.append((len(nodes), item.id))  # type: ignore[attr-defined]
+            elif kind is not None:
+                self._event(kind, len(nodes), item)
             nodes.append(item)
             for field in child_fields(item):
                 value = getattr(item, field, None)
@@ -42,50 +68,49 @@ class Walk:
                     stack.extend(value)
                 elif isinstance(value, ast.AST):
                     stack.append(value)
-        self._events()
 
     def scope(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
         """``func``'s slice of :attr:`nodes` (the function itself first)."""
         return self._ranges[id(func)]
 
-    def _events(self) -> None:
-        self._binds: list[tuple[int, str]] = []  # each binding of a name (global/nonlocal count twice)
-        self._attrs: list[tuple[int, str]] = []  # X.NAME = ..., setattr(X, "NAME", ...)
-        self._stores: list[tuple[int, str]] = []  # names stored and parameters
-        self._wild: list[int] = []  # anything may be bound: from m import *, globals(), vars(), exec
-        binds, attrs, stores = self._binds, self._attrs, self._stores
-        for i, node in enumerate(self.nodes):
-            if isinstance(node, ast.Name):  # the commonest node first
-                if not isinstance(node.ctx, ast.Load):
-                    binds.append((i, node.id))
-                    stores.append((i, node.id))
-            elif isinstance(node, ast.Attribute):
-                if not isinstance(node.ctx, ast.Load):
-                    attrs.append((i, node.attr))
-            elif isinstance(node, ast.Call):
-                self._call(i, node)
-            elif isinstance(node, ast.arg):
-                binds.append((i, node.arg))
-                stores.append((i, node.arg))
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                for alias in node.names:
-                    if alias.name == "*":
-                        self._wild.append(i)
-                    else:
-                        binds.append((i, (alias.asname or alias.name).split(".")[0]))
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    def _event(self, kind: int, i: int, node: ast.AST) -> None:
+        binds = self._binds
+        if kind == _ATTRIBUTE:
+            assert isinstance(node, ast.Attribute)
+            if not isinstance(node.ctx, ast.Load):
+                self._attrs.append((i, node.attr))
+        elif kind == _CALL:
+            assert isinstance(node, ast.Call)
+            self._call(i, node)
+        elif kind == _PARAMETER:
+            assert isinstance(node, ast.arg)
+            binds.append((i, node.arg))
+            self._stores.append((i, node.arg))
+        elif kind == _IMPORT:
+            assert isinstance(node, (ast.Import, ast.ImportFrom))
+            self.definitions.append(node)
+            for alias in node.names:
+                if alias.name == "*":
+                    self._wild.append(i)
+                else:
+                    binds.append((i, (alias.asname or alias.name).split(".")[0]))
+        elif kind == _DEFINITION:
+            assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            self.definitions.append(node)
+            binds.append((i, node.name))
+        elif kind == _HANDLER:
+            assert isinstance(node, ast.ExceptHandler)
+            if node.name:
                 binds.append((i, node.name))
-            elif isinstance(node, ast.ExceptHandler):
-                if node.name:
-                    binds.append((i, node.name))
-            elif isinstance(node, (ast.Global, ast.Nonlocal)):
-                for name in node.names:
-                    binds += ((i, name), (i, name))
-            elif isinstance(node, _MATCH_CAPTURES):
-                for field in ("name", "rest"):
-                    value = getattr(node, field, None)
-                    if isinstance(value, str):
-                        binds.append((i, value))
+        elif kind == _DECLARATION:
+            assert isinstance(node, (ast.Global, ast.Nonlocal))
+            for name in node.names:
+                binds += ((i, name), (i, name))
+        else:
+            for field in ("name", "rest"):
+                value = getattr(node, field, None)
+                if isinstance(value, str):
+                    binds.append((i, value))
 
     def _call(self, i: int, node: ast.Call) -> None:
         if not isinstance(node.func, ast.Name):

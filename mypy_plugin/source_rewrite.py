@@ -69,15 +69,14 @@ def _rewrite(source: str, tree: ast.Module) -> tuple[str, bool]:
     """(rewritten source, whether :mod:`edit_proof` proves its edits in place)."""
     src = SourceText(source)
     walk = Walk(tree)  # one walk serves the constants, the pypto names and the kernels
-    nodes = walk.nodes
     consts = ModuleConstants(tree, walk)
-    names = PyptoNames(nodes)
+    names = PyptoNames(walk.definitions)
     rewriter = AnnotationRewriter(src, consts, names)
     for node, params in annotation_sites(tree):
         rewriter.annotation(node, params)
     rewriter.annotate_constants()
     rewriter.annotate_local_constants(local_constants(tree, consts, frozenset(names.imported), walk))
-    if add_kernel_returns(src, nodes):
+    if add_kernel_returns(src, walk.definitions):
         rewriter.need_marker(KERNEL_RETURN_ALIAS)
     rewriter.add_imports(tree)
     out = src.apply()
