@@ -101,7 +101,8 @@ def scan(tree: ast.Module) -> ModuleFacts:
             push((None, None))
             if isinstance(node, ast.FunctionDef) and id(node) not in top and any(names_jit(d) for d in node.decorator_list):
                 nested.add(node.name)
-                holders.add(id(functions[0]))
+                if id(functions[0]) in top:
+                    holders.add(id(functions[0]))
         header = _HEADER_FIELD.get(t)
         own_nothing = t in _COMPOUND_TYPES or t is ast.withitem  # their other parts' calls are not evaluated
         for name in reversed(child_fields(node)):  # pushed last to first: popped in source order

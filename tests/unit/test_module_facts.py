@@ -58,3 +58,26 @@ def test_names_changed_from_functions_and_module_facts() -> None:
     assert facts.torch == {"t": "torch"}
     assert facts.math == {"sqrt": "math.sqrt"}
     assert facts.nested_kernels == frozenset({"kernel"})
+
+
+def test_the_functions_that_define_a_kernel_are_the_only_factory_candidates() -> None:
+    tree = ast.parse(_SOURCE + textwrap.dedent('''
+        def deep():
+            def middle():
+                @jit
+                def k2(a):
+                    pass
+                return k2
+            return middle
+        class Holder:
+            def method(self):
+                @pypto.frontend.jit
+                def k3(a):
+                    pass
+                return k3
+    '''))
+    facts = scan(tree)
+    by_name = {s.name: id(s) for s in tree.body if isinstance(s, (ast.FunctionDef, ast.ClassDef))}
+    # ``factory`` and ``deep`` (a kernel two functions down); not ``helper``, not a class's method
+    assert facts.kernel_holders == frozenset({by_name["factory"], by_name["deep"]})
+    assert facts.nested_kernels == frozenset({"kernel", "k2", "k3"})
