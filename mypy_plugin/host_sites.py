@@ -13,6 +13,7 @@ from typing import Final
 
 from mypy.nodes import MypyFile
 
+from . import parsed_trees
 from .host.evaluate import CallSite, HostEvaluator
 from .host.module_facts import scan
 from .kernels import jit_kernel
@@ -82,7 +83,9 @@ def _evaluate(module: MypyFile, path: str) -> ModuleSites:
 
 def _evaluate_source(module: MypyFile, path: str) -> ModuleSites:
     try:
-        tree = ast.parse(Path(path).read_bytes())
+        data = Path(path).read_bytes()
+        # the source rewrite's parse of these very bytes, when it kept one (parsed_trees)
+        tree = parsed_trees.take(path, data) or ast.parse(data)
     except (OSError, SyntaxError, ValueError):
         return ModuleSites()
     out = ModuleSites()

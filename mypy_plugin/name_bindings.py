@@ -43,6 +43,7 @@ class Walk:
         self._attrs: list[tuple[int, str]] = []  # X.NAME = ..., setattr(X, "NAME", ...)
         self._stores: list[tuple[int, str]] = []  # names stored and parameters
         self._wild: list[int] = []  # anything may be bound: from m import *, globals(), vars(), exec
+        self.called: set[str] = set()  # the names called (``f(...)``, not ``m.f(...)``)
         binds, stores, load = self._binds, self._stores, ast.Load
         stack: list[object] = [tree]
         nodes = self.nodes
@@ -68,6 +69,15 @@ class Walk:
                     stack.extend(value)
                 elif isinstance(value, ast.AST):
                     stack.append(value)
+
+    def calls_a_decorated_function(self, tree: ast.Module) -> bool:
+        """Does the module call a function it decorates by its name, or decorate a function inside
+        another? (Where a module may call its own kernels: its host evaluation can use this parse.)"""
+        top = {id(stmt) for stmt in tree.body}
+        for node in self.definitions:
+            if isinstance(node, _FUNCTIONS) and node.decorator_list and (node.name in self.called or id(node) not in top):
+                return True
+        return False
 
     def scope(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
         """``func``'s slice of :attr:`nodes` (the function itself first)."""
@@ -115,6 +125,7 @@ class Walk:
     def _call(self, i: int, node: ast.Call) -> None:
         if not isinstance(node.func, ast.Name):
             return
+        self.called.add(node.func.id)
         if node.func.id in _NAMESPACE_CALLS:
             self._wild.append(i)
         elif node.func.id == "setattr":

@@ -28,6 +28,7 @@ from typing import Any, Final
 from mypy.options import Options
 from mypy.util import decode_python_encoding, hash_digest
 
+from . import parsed_trees
 from .source_rewrite import rewrite_for_parser
 
 TESTED_MYPY: Final = "2.4."  # the call site, result tuple and hash key were read in 2.4.1
@@ -91,7 +92,9 @@ def _make_wrapper(original: Callable[..., Any]) -> Callable[..., Any]:
         except Exception:  # undecodable: the real parse reports it
             return original(fnam, source, *args, **kwargs)
         with _REWRITE_LOCK:
-            new_text, unparsed = rewrite_for_parser(text)  # the text itself if unchanged
+            # the text itself if unchanged; a module that may call its own kernels leaves its
+            # parse for its host evaluation
+            new_text, unparsed = rewrite_for_parser(text, keep=lambda tree: parsed_trees.keep(fnam, data, tree))
         if new_text is text or not isinstance(new_text, str):
             return original(fnam, source, *args, **kwargs)
         try:

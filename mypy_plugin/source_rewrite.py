@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from typing import Final
 
 from . import edit_proof, rewrite_guard
@@ -65,10 +66,13 @@ def rewrite_unchecked(source: str, tree: ast.Module | None = None) -> tuple[str,
     return out, tree
 
 
-def _rewrite(source: str, tree: ast.Module) -> tuple[str, bool]:
-    """(rewritten source, whether :mod:`edit_proof` proves its edits in place)."""
+def _rewrite(source: str, tree: ast.Module, keep: Callable[[ast.Module], None] | None = None) -> tuple[str, bool]:
+    """(rewritten source, whether :mod:`edit_proof` proves its edits in place); ``keep`` gets the
+    tree of a module that may call its own kernels (:mod:`parsed_trees`)."""
     src = SourceText(source)
     walk = Walk(tree)  # one walk serves the constants, the pypto names and the kernels
+    if keep is not None and walk.calls_a_decorated_function(tree):
+        keep(tree)
     consts = ModuleConstants(tree, walk)
     names = PyptoNames(walk.definitions)
     rewriter = AnnotationRewriter(src, consts, names)
@@ -90,14 +94,15 @@ def rewrite_source(source: str) -> str:
     return _guarded(source, parser_checks=False)[0]
 
 
-def rewrite_for_parser(source: str) -> tuple[str, bool]:
+def rewrite_for_parser(source: str, keep: Callable[[ast.Module], None] | None = None) -> tuple[str, bool]:
     """As :func:`rewrite_source`, for a caller that parses the result itself: (text, whether
     the caller must take the input instead if the text does not parse). A rewrite whose edits
-    are proven in place (:mod:`edit_proof`) skips the guard's second parse and comparison."""
-    return _guarded(source, parser_checks=True)
+    are proven in place (:mod:`edit_proof`) skips the guard's second parse and comparison.
+    ``keep`` is given the parse of ``source`` when the module may call its own kernels."""
+    return _guarded(source, parser_checks=True, keep=keep)
 
 
-def _guarded(source: str, parser_checks: bool) -> tuple[str, bool]:
+def _guarded(source: str, parser_checks: bool, keep: Callable[[ast.Module], None] | None = None) -> tuple[str, bool]:
     if "pypto" not in source or not _WORTH_PARSING.search(source):
         return source, False
     try:
@@ -105,7 +110,7 @@ def _guarded(source: str, parser_checks: bool) -> tuple[str, bool]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return source, False  # mypy reports the syntax error itself
     try:
-        out, proven = _rewrite(source, tree)
+        out, proven = _rewrite(source, tree, keep)
         if out == source:
             return source, False
         if proven and parser_checks and not rewrite_guard.debug():

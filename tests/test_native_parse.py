@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import subprocess
@@ -14,7 +15,7 @@ import ast_serialize
 import pytest
 from mypy.options import Options
 
-from mypy_plugin import native_parse
+from mypy_plugin import native_parse, parsed_trees
 
 KERNEL = '''import pypto
 
@@ -91,7 +92,7 @@ def test_the_rewrite_runs_one_file_at_a_time(tmp_path: Path, monkeypatch: pytest
     native_parse.register(options)
     held: list[bool] = []
 
-    def rewrite(text: str) -> tuple[str, bool]:
+    def rewrite(text: str, keep: object = None) -> tuple[str, bool]:
         held.append(native_parse._REWRITE_LOCK.locked())
         return text, False
 
@@ -109,7 +110,8 @@ def test_a_proven_rewrite_that_does_not_parse_gives_the_file_as_written(
     path.write_text(KERNEL)
     options = Options()
     native_parse.register(options)
-    monkeypatch.setattr(native_parse, "rewrite_for_parser", lambda text: (text.replace("[8, 64]", "[8, 64"), True))
+    monkeypatch.setattr(native_parse, "rewrite_for_parser",
+                        lambda text, keep=None: (text.replace("[8, 64]", "[8, 64"), True))
     original = Recorder()
     result = native_parse._make_wrapper(original)(str(path), None, **_kwargs(options))
     assert [source for _, source, _ in original.calls] == [KERNEL.replace("[8, 64]", "[8, 64"), None]
@@ -197,3 +199,31 @@ def test_changed_internals_fall_back_to_the_python_ast_parser(tmp_path: Path, ch
     assert out.stderr.endswith("; using mypy's slower Python-ast parser instead\n") and out.stderr.count("\n") == 1
     for name in ("plugin", "again"):
         assert _reads_annotations(runs[name]["stdout"]), runs[name]
+
+
+HOSTED = KERNEL + '''
+
+def test_k() -> None:
+    k(torch.randn(8, 64), torch.empty(8, 1))
+'''
+
+
+def test_a_module_that_calls_its_kernel_leaves_its_parse_for_its_host_evaluation(tmp_path: Path) -> None:
+    """parsed_trees: the wrapper keeps the rewrite's parse of a file that calls its own kernel;
+    the host evaluation takes it once, and only for the very bytes that were parsed."""
+    options = Options()
+    native_parse.register(options)
+    hosted, alone = tmp_path / "hosted.py", tmp_path / "alone.py"
+    hosted.write_text(HOSTED)
+    alone.write_text(KERNEL)
+    wrapper = native_parse._make_wrapper(Recorder())
+    for path in (hosted, alone):
+        wrapper(str(path), None, **_kwargs(options))
+    data = hosted.read_bytes()
+    assert parsed_trees.take(str(alone), alone.read_bytes()) is None  # no call of its kernel: not kept
+    assert parsed_trees.take(str(hosted), data + b"\n") is None  # other bytes (an edit since): not used
+    wrapper(str(hosted), None, **_kwargs(options))
+    tree = parsed_trees.take(str(hosted), data)
+    assert tree is not None
+    assert ast.dump(tree, include_attributes=True) == ast.dump(ast.parse(data, type_comments=True), include_attributes=True)
+    assert parsed_trees.take(str(hosted), data) is None  # taken once

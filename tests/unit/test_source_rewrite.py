@@ -170,7 +170,7 @@ def test_left_alone(name: str) -> None:
 def test_rewrite_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     """A rewrite that would move a line is dropped (and raised under the debug switch)."""
     source = "import pypto\ndef k(a: pypto.Tensor([8], pypto.DT_FP32)) -> None: ...\n"
-    monkeypatch.setattr(source_rewrite, "_rewrite", lambda s, tree: (s.replace("(", "(\n", 1), False))
+    monkeypatch.setattr(source_rewrite, "_rewrite", lambda s, tree, keep=None: (s.replace("(", "(\n", 1), False))
     monkeypatch.delenv(DEBUG_ENV, raising=False)
     assert rewrite_source(source) == source
     monkeypatch.setenv(DEBUG_ENV, "1")
@@ -181,7 +181,7 @@ def test_rewrite_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_exceptions_never_escape(monkeypatch: pytest.MonkeyPatch) -> None:
     source = "import pypto\nROWS = 8\n"
 
-    def boom(s: str, tree: object = None) -> None:
+    def boom(s: str, tree: object = None, keep: object = None) -> None:
         raise RuntimeError("bug")
 
     monkeypatch.setattr(source_rewrite, "_rewrite", boom)
