@@ -84,7 +84,8 @@ def header_close(src: SourceText, func: ast.FunctionDef | ast.AsyncFunctionDef) 
 
 def add_kernel_returns(src: SourceText, nodes: list[ast.AST]) -> bool:
     """Insert the None return annotation into each jit kernel that has none; True if any.
-    ``nodes``: the module's imports and function definitions, in source order (others are passed over)."""
+    ``nodes``: the module's imports and function definitions, in the binding walk's order
+    (others are passed over; the order does not change which kernels get the annotation)."""
     spellings = jit_spellings(nodes)
     if not spellings:
         return False
