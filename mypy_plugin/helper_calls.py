@@ -1,45 +1,142 @@
-"""Calls of tensor helpers from kernels (``def core(x: pypto.Tensor, ...)`` or
-``@pypto.frontend.function``): the helper is checked again with the caller's tensors when they
-say more than its own annotations (the same copy as for host calls, :mod:`specialize`).
+"""Calls of helpers from kernels (``def core(x)``, ``def core(x: pypto.Tensor, eps, hidden)``,
+``@pypto.frontend.function``): the helper runs as plain Python inside the kernel's trace, so it
+is checked again (the same copy as for host calls, :mod:`specialize`) with what the call gives it:
+the caller's tensors where they say more than the helper's annotations (an unannotated parameter
+that receives a tensor is that tensor), the ints a call passes, and the tiles in force at the
+call (tile setting is global state; rule: helper-runs-in-the-trace). Through any depth of helpers:
+a helper's copy calls the next helper with its own state.
 
-Only a module-level helper of the module being checked (its body is here: an edit of either
+Only a module-level function of the module being checked (its body is here: an edit of either
 side rechecks this module). A finding names the helper's line; its note names the call, and
-inside a kernel checked with a host call's tensors, that call too.
+inside a kernel (or helper) checked for a call, that call too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from mypy.nodes import CallExpr, Decorator, FuncDef, MypyFile, RefExpr
+from mypy.nodes import ARG_NAMED, ARG_OPT, ARG_POS, CallExpr, Decorator, FuncDef, MypyFile, RefExpr
 from mypy.plugin import FunctionContext
-from mypy.types import CallableType, Type
+from mypy.types import AnyType, CallableType, Instance, Type, TypeOfAny, get_proper_type
 
-from . import specialize
+from . import kernel_copies, specialize
 from .debug import degrade
 from .host.call_check import fmt_binding
+from .kernel_copies import Entry
+from .kernels import is_helper_decorator, is_kernel
+from .knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState
 from .knowledge.values import TensorVal
-from .tensor_types import tensor_val
-from .kernels import is_helper_decorator
+from .tensor_types import tensor_type, tensor_val
+
+_KINDS = (ARG_POS, ARG_OPT, ARG_NAMED)
+# An untyped parameter that receives one of these is checked as one (a scalar operand, not Any).
+_SCALARS = frozenset({"builtins.int", "builtins.float", "builtins.bool"})
 
 
-def tensor_helper(node: object) -> FuncDef | None:
-    """The function of a helper with tensor parameters (not a jit kernel), if ``node`` is one."""
+def helper_function(node: object) -> FuncDef | None:
+    """The function of a helper that may be called from kernels: a plain function with a body,
+    or a ``@pypto.frontend.function`` (not a jit kernel, not otherwise decorated)."""
     if isinstance(node, Decorator):
-        if not is_helper_decorator(node):
+        if len(node.original_decorators) != 1 or not is_helper_decorator(node):
             return None
         node = node.func
-    if not isinstance(node, FuncDef) or not isinstance(node.type, CallableType):
+    if not isinstance(node, FuncDef) or not node.body.body or node.is_overload or node.is_property:
         return None
-    return node if any(tensor_val(t) is not None for t in node.type.arg_types) else None
+    return node
 
 
-def helper_call_hook(ctx: FunctionContext) -> Type:
-    try:
-        _check(ctx)
-    except Exception as err:  # never crash mypy
-        degrade(err)
-    return ctx.default_return_type
+class HelperCalls:
+    """The function hook of a helper call; ``entry_at`` gives the caller's state at the call."""
+
+    def __init__(self, session: object) -> None:
+        self.session = session
+
+    def hook(self, ctx: FunctionContext) -> Type:
+        try:
+            self._check(ctx)
+        except Exception as err:  # never crash mypy
+            degrade(err)
+        return ctx.default_return_type
+
+    def _check(self, ctx: FunctionContext) -> None:
+        call = ctx.context
+        if not isinstance(call, CallExpr) or not isinstance(call.callee, RefExpr):
+            return
+        func = helper_function(call.callee.node)
+        module = getattr(ctx.api, "tree", None)
+        if func is None or not isinstance(module, MypyFile):
+            return
+        sym = module.names.get(func.name)
+        if sym is None or sym.node not in (func, call.callee.node):
+            return  # not a module-level helper of this module
+        typ = func.type if isinstance(func.type, CallableType) else _untyped(func, ctx)
+        if typ is None or len(typ.arg_types) != len(ctx.arg_types):
+            return
+        named = getattr(ctx.api, "named_generic_type")
+        replaced = _replaced(typ, ctx.arg_types, lambda v: tensor_type(v, named))
+        if not replaced and not _in_a_kernel(ctx, module):
+            return  # a call from host code or an unrelated function
+        entry_at = getattr(self.session, "helper_entry")
+        entry: Entry | None = entry_at(ctx)
+        if entry is not None and entry.tiles == HELPER_ENTRY and not entry.values:
+            entry = None  # the helper's own pass already assumes nothing about the tiles
+        if not replaced and entry is None:
+            return
+        path = getattr(ctx.api, "path", "") or ""
+        note = _note(func.name, f"{Path(path).name}:{call.line}", typ, replaced, entry)
+        specialize.check(ctx.api, func, replaced, note, typ=typ, entry=entry)
+
+
+def _in_a_kernel(ctx: FunctionContext, module: MypyFile) -> bool:
+    """Is the call in a jit kernel, a ``@pypto.frontend.function`` helper, or a copy checked
+    for a call (host code calling a plain helper is not a kernel's trace)?"""
+    scope = getattr(ctx.api, "scope", None)
+    caller = scope.current_function() if scope is not None else None
+    if not isinstance(caller, FuncDef):
+        return False
+    if kernel_copies.entry(caller) is not None or kernel_copies.origin(caller) is not caller:
+        return True
+    if is_kernel(module, caller):
+        return True
+    sym = module.names.get(caller.name)
+    return sym is not None and isinstance(sym.node, Decorator) and is_helper_decorator(sym.node)
+
+
+def _untyped(func: FuncDef, ctx: FunctionContext) -> CallableType | None:
+    """The signature of an unannotated function, every parameter ``Any`` (as mypy sees it)."""
+    named = getattr(ctx.api, "named_generic_type", None)
+    if named is None:
+        return None
+    untyped = AnyType(TypeOfAny.unannotated)
+    return CallableType([untyped] * len(func.arguments), [a.kind for a in func.arguments],
+                        [a.variable.name for a in func.arguments], untyped, named("builtins.function", []),
+                        definition=func, implicit=True)
+
+
+def _replaced(typ: CallableType, actuals: list[list[Type]], as_type: Callable[[TensorVal], Type]) -> dict[int, Type]:
+    """The parameters whose type the call pins down further: a tensor more precise than the
+    declared one, any tensor for an untyped parameter, an int or float of known value for an
+    untyped one."""
+    out: dict[int, Type] = {}
+    for i, (declared_type, given) in enumerate(zip(typ.arg_types, actuals)):
+        if typ.arg_kinds[i] not in _KINDS or len(given) != 1:
+            continue
+        actual_type = given[0]
+        actual = tensor_val(actual_type)
+        untyped = isinstance(get_proper_type(declared_type), AnyType)
+        if untyped:
+            p = get_proper_type(actual_type)
+            if actual is not None or (isinstance(p, Instance) and p.type.fullname in _SCALARS):
+                out[i] = actual_type
+            continue
+        declared = tensor_val(declared_type)
+        if declared is None or actual is None:
+            continue
+        merged = _merge(declared, actual)
+        if merged is not None and merged != declared:
+            out[i] = as_type(merged)
+    return out
 
 
 def _merge(declared: TensorVal, actual: TensorVal) -> TensorVal | None:
@@ -60,32 +157,36 @@ def _merge(declared: TensorVal, actual: TensorVal) -> TensorVal | None:
     return TensorVal(tuple(dims), dtype)
 
 
-def _check(ctx: FunctionContext) -> None:
-    call = ctx.context
-    if not isinstance(call, CallExpr) or not isinstance(call.callee, RefExpr):
-        return
-    func = tensor_helper(call.callee.node)
-    module = getattr(ctx.api, "tree", None)
-    if func is None or not func.body.body or not isinstance(module, MypyFile):
-        return
-    sym = module.names.get(func.name)
-    if sym is None or sym.node not in (func, call.callee.node):
-        return  # not a module-level helper of this module
-    typ = func.type
-    assert isinstance(typ, CallableType)
-    replaced: dict[int, TensorVal] = {}
-    for i, (declared_type, actuals) in enumerate(zip(typ.arg_types, ctx.arg_types)):
-        declared = tensor_val(declared_type)
-        actual = tensor_val(actuals[0]) if len(actuals) == 1 else None
-        if declared is None or actual is None:
-            continue
-        merged = _merge(declared, actual)
-        if merged is not None and merged != declared:
-            replaced[i] = merged
-    if not replaced:
-        return
-    names = [typ.arg_names[i] or f"#{i}" for i in replaced]
-    path = getattr(ctx.api, "path", "") or ""
-    note = (f"with the tensors of the call of {func.name} at {Path(path).name}:{call.line}: "
-            f"{fmt_binding(names, tuple(replaced.values()))}")
-    specialize.check(ctx.api, func, replaced, note)
+def _dims(dims: tuple[int | None, ...]) -> str:
+    return ", ".join("?" if d is None else str(d) for d in dims)
+
+
+def _fmt_tiles(tiles: TileState) -> str:
+    """``vec tile (8, 4)``, ``cube tile [16, 16], [16, 16], [16, 16]``, ``no vec tile set``."""
+    parts = []
+    if tiles.vec is NOT_SET:
+        parts.append("no vec tile set")
+    elif isinstance(tiles.vec, tuple):
+        parts.append(f"vec tile ({_dims(tiles.vec)})")
+    if isinstance(tiles.cube, tuple):  # (not set: only a matmul needs it, and it says so itself)
+        parts.append("cube tile " + ", ".join(f"[{_dims(p)}]" for p in tiles.cube))
+    return ", ".join(parts)
+
+
+def _note(name: str, where: str, typ: CallableType, replaced: dict[int, Type], entry: Entry | None) -> str:
+    parts = []
+    tensors = {i: v for i, v in ((i, tensor_val(t)) for i, t in replaced.items()) if v is not None}
+    if tensors:
+        names = [typ.arg_names[i] or f"#{i}" for i in tensors]
+        parts.append(fmt_binding(names, tuple(tensors.values())))
+    for i, t in replaced.items():
+        p = get_proper_type(t)
+        if i not in tensors and isinstance(p, Instance) and p.last_known_value is not None:
+            parts.append(f"{typ.arg_names[i] or f'#{i}'}={p.last_known_value.value!r}")
+    if entry is not None:
+        parts.extend(f"{k}={list(v) if isinstance(v, tuple) else v}" for k, v in entry.values.items()
+                     if not any(typ.arg_names[i] == k for i in replaced))
+        tiles = _fmt_tiles(entry.tiles)
+        if tiles:
+            parts.append(f"entered with {tiles}")
+    return f"with the tensors of the call of {name} at {where}: {'; '.join(parts)}"

@@ -14,7 +14,7 @@ from mypy.nodes import Decorator, FuncDef, MypyFile, NameExpr
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import AnyType, CallableType, Type, TupleType, TypeOfAny, get_proper_type
 
-from . import call_sites, diagnostics
+from . import call_sites, diagnostics, kernel_copies
 from .call_args import CallArgs
 from .config import PluginConfig
 from .debug import degrade
@@ -113,6 +113,20 @@ class Session:
         module, func, modules = where
         return self.tiles.transpose_fix(module, func, ctx.context, modules)
 
+    def helper_entry(self, ctx: FunctionContext) -> kernel_copies.Entry | None:
+        """What a helper called here is entered with: the tiles in force at the call, whether the
+        kernel sets a vec tile anywhere, and the values its parameters receive."""
+        where = self._where(ctx.api)
+        if where is None:
+            return None
+        module, func, modules = where
+        state, exit_state = self.tiles.states(module, func, ctx.context, modules)
+        if state is None:
+            return None
+        called = kernel_copies.entry(func)
+        vec_set = exit_state.vec is not NOT_SET or (called is not None and called.vec_set_in_kernel)
+        return kernel_copies.Entry(state, vec_set, self.tiles.call_values(module, func, ctx.context, modules))
+
     def env(self, ctx: FunctionContext | MethodContext) -> Env | None:
         """Tiles in force at this call, or None outside a function (or if mypy hides it)."""
         where = self._where(ctx.api)
@@ -122,7 +136,8 @@ class Session:
         state, exit_state = self.tiles.states(module, func, ctx.context, modules)
         if state is None:
             return None
-        key = (state, exit_state.vec is not NOT_SET)
+        called = kernel_copies.entry(func)  # a helper checked for one call: the kernel's answer too
+        key = (state, exit_state.vec is not NOT_SET or (called is not None and called.vec_set_in_kernel))
         env = self._envs.get(key)
         if env is None:  # a handful of distinct tile states per run: build each Env once
             if len(self._envs) > 1024:

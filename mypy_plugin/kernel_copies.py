@@ -1,18 +1,39 @@
-"""Copies of kernel bodies that mypy checks again with a call's tensors: which kernel each is."""
+"""Copies of kernel and helper bodies that mypy checks again with a call's tensors: which function
+each is, and what the call says about the state it runs in (the caller's tiles, list arguments)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Union
+
 from mypy.nodes import FuncDef
 
-# id(copy) -> (copy, the kernel it was made from); a copy lives only while it is being checked.
-_ORIGINS: dict[int, tuple[FuncDef, FuncDef]] = {}
+from .knowledge.tiles import TileState
+
+Value = Union[int, tuple[Union[int, None], ...]]  # as tile_values.Value (which imports mypy types)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What a helper copy is entered with: the tiles in force at the call (tile setting is global
+    state: the caller's tile applies inside the helper), whether the kernel at the root of the
+    call chain sets a vec tile anywhere, and the int and int-list values parameters received."""
+
+    tiles: TileState
+    vec_set_in_kernel: bool
+    values: Mapping[str, Value] = field(default_factory=dict)
+
+
+# id(copy) -> (copy, the function it was made from, its entry); a copy lives only while checked.
+_ORIGINS: dict[int, tuple[FuncDef, FuncDef, Entry | None]] = {}
 # The error watchers that collect a copy's findings: an operator hook that reports past mypy's
 # own watchers (diagnostics.report(unwatched=True)) must still report into these.
 WATCHERS: list[object] = []
 
 
-def register(copy: FuncDef, kernel: FuncDef) -> None:
-    _ORIGINS[id(copy)] = (copy, kernel)
+def register(copy: FuncDef, kernel: FuncDef, entry: Entry | None = None) -> None:
+    _ORIGINS[id(copy)] = (copy, kernel, entry)
 
 
 def forget(copy: FuncDef) -> None:
@@ -21,5 +42,12 @@ def forget(copy: FuncDef) -> None:
 
 def origin(func: FuncDef) -> FuncDef:
     """The kernel ``func`` is a copy of, or ``func`` itself."""
-    entry = _ORIGINS.get(id(func))
-    return entry[1] if entry is not None and entry[0] is func else func
+    found = _ORIGINS.get(id(func))
+    return found[1] if found is not None and found[0] is func else func
+
+
+def entry(func: FuncDef) -> Entry | None:
+    """What the call entered this copy with; None for a function mypy checks as declared (and a
+    kernel copied for a host call: it starts with no tiles, like the kernel)."""
+    found = _ORIGINS.get(id(func))
+    return found[2] if found is not None and found[0] is func else None

@@ -71,6 +71,7 @@ class PyptoPlugin(Plugin):
             sys.stderr.write(f"{options.config_file}: error: {err}\n")
             raise SystemExit(2) from None
         self.session = hooks.Session(self.config)
+        self._helper_calls = helper_calls.HelperCalls(self.session)
         call_sites.ENABLED[0] = self.config.host_calls
         # `dmypy run` loads the plugin again on each run and restarts when a plugin module's
         # __version__ differs from the running one's (mypy's plugins snapshot): so a changed
@@ -139,7 +140,7 @@ class PyptoPlugin(Plugin):
             return None
         if kernels.jit_kernel(sym.node) is not None:
             return call_sites.kernel_call_hook
-        return helper_calls.helper_call_hook if helper_calls.tensor_helper(sym.node) is not None else None
+        return self._helper_calls.hook if helper_calls.helper_function(sym.node) is not None else None
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         return jit_options.signature_hook if fullname == kernels.JIT else None

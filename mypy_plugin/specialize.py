@@ -26,28 +26,30 @@ from .host.call_check import fmt_binding
 from .knowledge.values import TensorVal
 from .tensor_types import tensor_type
 
-_active: list[FuncDef] = []  # functions being checked again: a kernel, then a helper it calls
-_MAX_DEPTH = 2
+_active: list[FuncDef] = []  # functions being checked again: a kernel, then the helpers it calls
+_MAX_DEPTH = 8  # helpers calling helpers; a recursive helper is not entered again
 
 
-def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal], note: str) -> None:
-    """Check ``func`` again with the types of the parameters at the indices of ``replaced``;
-    report its new ``pypto-*`` findings with ``note`` (which names the call)."""
+def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], note: str,
+          typ: CallableType | None = None, entry: kernel_copies.Entry | None = None) -> None:
+    """Check ``func`` again with the types of the parameters at the indices of ``replaced`` (in
+    ``typ``, the function's signature by default), entered with ``entry`` (a helper: the caller's
+    tiles and values); report its new ``pypto-*`` findings with ``note`` (which names the call)."""
     module = getattr(api, "tree", None)
     check_item = getattr(api, "check_func_item", None)
     msg = getattr(api, "msg", None)
     named = getattr(api, "named_generic_type", None)
+    typ = typ if typ is not None else func.type if isinstance(func.type, CallableType) else None
     if (not isinstance(module, MypyFile) or check_item is None or msg is None or named is None
-            or not isinstance(func.type, CallableType) or func in _active or len(_active) >= _MAX_DEPTH):
+            or typ is None or func in _active or len(_active) >= _MAX_DEPTH):
         return
     deferred = bool(getattr(api, "current_node_deferred", False))
-    typ = func.type
     arg_types: list[Type] = list(typ.arg_types)
     for i, v in replaced.items():
-        arg_types[i] = tensor_type(v, named)
+        arg_types[i] = tensor_type(v, named) if isinstance(v, TensorVal) else v
     copy = TransformVisitor().node(func)
     assert isinstance(copy, FuncDef)
-    kernel_copies.register(copy, func)
+    kernel_copies.register(copy, func, entry)
     _active.append(func)
     try:
         with msg.filter_errors(save_filtered_errors=True) as watcher:

@@ -10,36 +10,43 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Final
 
 from mypy.nodes import (
+    ARG_NAMED,
+    ARG_POS,
     ARG_STAR,
+    AssignmentStmt,
     CallExpr,
     Decorator,
     Expression,
     FuncDef,
-    ListExpr,
+    IndexExpr,
     MemberExpr,
     MypyFile,
     NameExpr,
     OpExpr,
     RefExpr,
+    StarExpr,
     Statement,
-    TupleExpr,
     Var,
 )
 
 from mypy.types import TupleType, Type, get_proper_type
 
+from . import kernel_copies
 from .body_walk import body_expressions, child_exprs
-from .folding import int_of_expr, int_of_type
+from .folding import int_of_type
 from .kernels import is_kernel
+from .matmul_flags import transposed_operand_fixes
 from .program_order import ProgramOrder
 from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
+from .tile_values import Evaluator, Locals, Value, entry_locals, followed_vars, lookup, set_item, with_value
 
 SET_VEC: Final = "pypto.set_vec_tile_shapes"
 SET_CUBE: Final = "pypto.set_cube_tile_shapes"
-_MAX_HELPER_DEPTH: Final = 3
+_MAX_HELPER_DEPTH: Final = 8
 
 _CACHE_SIZE: Final = 512
 
@@ -55,8 +62,16 @@ class _Pass:
         # daemon a function keeps its FuncDef across edits (mypy merges the new tree into the
         # old nodes) and a constant in another module keeps its Var, with a new value.
         self.inputs: dict[tuple[int, str], tuple[object, object]] = {}
-        self.effects: dict[tuple[int, int, TileState], TileState] = {}
+        self.effects: dict[tuple[object, ...], TileState] = {}
         self.setters: dict[int, bool] = {}
+        self._locals: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
+
+    def locals_of(self, func: FuncDef) -> tuple[frozenset[int], frozenset[int]]:
+        """tile_values.followed_vars, once per function per pass."""
+        found = self._locals.get(id(func))
+        if found is None:
+            found = self._locals[id(func)] = followed_vars(func)
+        return found
 
     def read(self, obj: object, attr: str) -> object:
         value = getattr(obj, attr)
@@ -78,25 +93,43 @@ def _same(a: object, b: object) -> bool:
     return a is b or (type(a) is int and type(b) is int and a == b)
 
 
-class _Flow(ProgramOrder[TileState]):
-    def __init__(self, run: _Pass, depth: int) -> None:
+@dataclass(frozen=True)
+class _State:
+    """The tiles in force and the values of the followed locals (tile_values.py)."""
+
+    tiles: TileState
+    values: Locals = ()
+
+    def join(self, other: _State) -> _State:
+        same = tuple(p for p in self.values if p in other.values) if self.values != other.values else self.values
+        return _State(self.tiles.join(other.tiles), same)
+
+
+class _Flow(ProgramOrder[_State]):
+    def __init__(self, run: _Pass, depth: int, func: FuncDef) -> None:
         self.run = run
         self.module = run.module
         self.modules = run.modules
         self.depth = depth
+        self.func = func
+        followed, local = run.locals_of(func)
+        self.values = Evaluator(followed, local, run.read)
         self.at: dict[int, TileState] = {}
+        # id(helper call) -> the int and list values its parameters receive (by parameter name)
+        self.call_values: dict[int, dict[str, Value]] = {}
         self.exit: TileState = HELPER_ENTRY  # after the whole body; set by TileFlowCache
         # id(``x.T`` node) -> the matmul call that avoids it, with {dtype} for the receiver's dtype
         self.transpose_fixes: dict[int, str] = {}
 
-    # --- values -------------------------------------------------------------------
-    def _int(self, e: Expression) -> int | None:
-        return int_of_expr(e, self.run.read)  # read through the pass: what the cache depends on
+    def start(self, tiles: TileState, given: Mapping[str, Value]) -> _State:
+        return _State(tiles, entry_locals(self.func, self.values.followed, given, self.run.read))
 
-    def _ints(self, e: Expression) -> tuple[int | None, ...] | None:
-        if isinstance(e, (ListExpr, TupleExpr)):
-            return tuple(self._int(i) for i in e.items)
-        if isinstance(e, RefExpr) and isinstance(e.node, Var):
+    # --- values -------------------------------------------------------------------
+    def _ints(self, e: Expression, state: _State) -> tuple[int | None, ...] | None:
+        found = self.values.ints(e, state.values)
+        if found is not None:
+            return found
+        if isinstance(e, RefExpr) and isinstance(e.node, Var) and id(e.node) not in self.values.local:
             # ``VEC: Final = (8, 4)`` and the rewrite's ``VEC: _PyptoStubsConstTuple[8, 4] = (8, 4)``
             # have the type tuple[Literal[8]?, Literal[4]?].
             declared = self.run.read(e.node, "type")
@@ -107,127 +140,148 @@ class _Flow(ProgramOrder[TileState]):
                     return ints
         return None
 
-    def _vec(self, call: CallExpr) -> TileState | None:
+    def _vec(self, call: CallExpr, state: _State) -> TileState | None:
         dims: list[int | None] = []
         for arg, kind in zip(call.args, call.arg_kinds):
             if kind == ARG_STAR:
-                spread = self._ints(arg)
+                spread = self._ints(arg, state)
                 if spread is None:
                     return None
                 dims.extend(spread)
             else:
-                dims.append(self._int(arg))
+                dims.append(self.values.int_(arg, state.values))
         return TileState(tuple(dims), UNKNOWN)
 
-    def _cube(self, call: CallExpr) -> tuple[tuple[int | None, ...], ...] | None:
+    def _cube(self, call: CallExpr, state: _State) -> tuple[tuple[int | None, ...], ...] | None:
         if len(call.args) < 3 or any(k == ARG_STAR for k in call.arg_kinds[:3]):
             return None
-        parts = [self._ints(a) for a in call.args[:3]]
+        parts = [self._ints(a, state) for a in call.args[:3]]
         if any(p is None for p in parts):
             return None
         return tuple(p for p in parts if p is not None)
 
     # --- walking (control flow is ProgramOrder's) -----------------------------------
-    def join(self, a: TileState, b: TileState) -> TileState:
+    def join(self, a: _State, b: _State) -> _State:
         return a.join(b)
 
-    def simple(self, s: Statement, state: TileState) -> TileState:
+    def simple(self, s: Statement, state: _State) -> _State:
+        if isinstance(s, AssignmentStmt) and len(s.lvalues) == 1:
+            target = s.lvalues[0]
+            var = target.node if isinstance(target, NameExpr) else None
+            if isinstance(var, Var) and id(var) in self.values.followed:
+                value = self.values.value(s.rvalue, state.values)
+                if isinstance(value, tuple) and isinstance(s.rvalue, NameExpr):
+                    value = None  # an alias of another list: a change through either is not followed
+                state = self.expr(s.rvalue, state)
+                return replace(state, values=with_value(state.values, id(var), value))
+            if isinstance(target, IndexExpr) and self._followed_list(target.base, state):
+                assert isinstance(target.base, NameExpr)
+                base = lookup(state.values, id(target.base.node))
+                index = self.values.int_(target.index, state.values)
+                item = self.values.value(s.rvalue, state.values)
+                state = self.expr(s.rvalue, self.expr(target.index, state))
+                changed = (set_item(base, index, item if isinstance(item, int) else None)
+                           if isinstance(base, tuple) and index is not None else None)
+                return replace(state, values=with_value(state.values, id(target.base.node), changed))
         for e in child_exprs(s):
             state = self.expr(e, state)
         return state
 
-    def expr(self, e: Expression | None, state: TileState) -> TileState:
+    def _followed_list(self, e: Expression, state: _State) -> bool:
+        return (isinstance(e, NameExpr) and isinstance(e.node, Var)
+                and isinstance(lookup(state.values, id(e.node)), tuple))
+
+    def expr(self, e: Expression | None, state: _State) -> _State:
         if e is None:
             return state
         if isinstance(e, (CallExpr, OpExpr)):
-            self._note_transposed_operands(e)
+            self.transpose_fixes.update(transposed_operand_fixes(e))
         if isinstance(e, CallExpr):
-            state = self.expr(e.callee, state) if not isinstance(e.callee, RefExpr) else state
-            for a in e.args:
-                state = self.expr(a, state)
-            self.at[id(e)] = state
+            if isinstance(e.callee, MemberExpr):
+                state = self.expr(e.callee.expr, state)  # ``t.append(4)`` may change a list
+            elif not isinstance(e.callee, RefExpr):
+                state = self.expr(e.callee, state)
+            reads = _reads_lists(e)
+            for arg in e.args:
+                read = arg.expr if isinstance(arg, StarExpr) else arg
+                if not (reads and self._followed_list(read, state)):
+                    state = self.expr(arg, state)
+            self.at[id(e)] = state.tiles
             return self.call(e, state)
-        for child in child_exprs(e):
-            state = self.expr(child, state)
-        self.at[id(e)] = state
+        if isinstance(e, NameExpr) and self._followed_list(e, state):
+            # A list used any other way may be changed from here on (a method, a helper call).
+            assert isinstance(e.node, Var)
+            state = replace(state, values=with_value(state.values, id(e.node), None))
+        elif isinstance(e, IndexExpr) and self._followed_list(e.base, state):
+            state = self.expr(e.index, state)  # an item read
+        else:
+            for child in child_exprs(e):
+                state = self.expr(child, state)
+        self.at[id(e)] = state.tiles
         return state
 
-    def _note_transposed_operands(self, e: CallExpr | OpExpr) -> None:
-        """``pypto.matmul(a, b.T, dt)`` / ``a.matmul(b.T, dt)`` / ``a @ b.T``: the fix is a flag."""
-        if isinstance(e, OpExpr):
-            if e.op != "@":
-                return
-            lhs, rhs, out, flags = e.left, e.right, "pypto.{dtype}", {"a_trans": False, "b_trans": False}
-        else:
-            callee = e.callee
-            if isinstance(callee, RefExpr) and callee.fullname == "pypto.matmul" and len(e.args) >= 2:
-                lhs, rhs = e.args[0], e.args[1]
-                rest = e.args[2:]
-            elif isinstance(callee, MemberExpr) and callee.name == "matmul" and e.args:
-                lhs, rhs = callee.expr, e.args[0]
-                rest = e.args[1:]
-            else:
-                return
-            out = "out_dtype"
-            flags = {"a_trans": False, "b_trans": False}
-            for arg, name in zip(rest, e.arg_names[len(e.args) - len(rest):]):
-                if name in flags and isinstance(arg, NameExpr) and arg.fullname in ("builtins.True", "builtins.False"):
-                    flags[name] = arg.fullname == "builtins.True"
-                elif name is None or name == "out_dtype":
-                    out = _source(arg) or out
-        for operand, flag in ((lhs, "a_trans"), (rhs, "b_trans")):
-            if isinstance(operand, MemberExpr) and operand.name == "T":
-                new = dict(flags)
-                new[flag] = not flags[flag]
-                left = _source(lhs.expr if operand is lhs and isinstance(lhs, MemberExpr) else lhs) or "a"
-                right = _source(rhs.expr if operand is rhs and isinstance(rhs, MemberExpr) else rhs) or "b"
-                extra = "".join(f", {k}=True" for k, v in new.items() if v)
-                self.transpose_fixes[id(operand)] = f"pypto.matmul({left}, {right}, {out}{extra})"
-
-    def call(self, e: CallExpr, state: TileState) -> TileState:
+    def call(self, e: CallExpr, state: _State) -> _State:
         callee = e.callee
         if isinstance(callee, MemberExpr) and not isinstance(callee.expr, (NameExpr, MemberExpr)):
             return state
         if not isinstance(callee, RefExpr):
             return state
         if callee.fullname == SET_VEC:
-            new = self._vec(e)
-            return TileState(new.vec if new else UNKNOWN, state.cube)
+            new = self._vec(e, state)
+            return replace(state, tiles=TileState(new.vec if new else UNKNOWN, state.tiles.cube))
         if callee.fullname == SET_CUBE:
-            cube = self._cube(e)
-            return TileState(state.vec, cube if cube is not None else UNKNOWN)
+            cube = self._cube(e, state)
+            return replace(state, tiles=TileState(state.tiles.vec, cube if cube is not None else UNKNOWN))
         node = callee.node
         func = node.func if isinstance(node, Decorator) else node
         if not isinstance(func, FuncDef):
             return state
         owner = func.fullname.rsplit(".", 1)[0] if "." in func.fullname else ""
         if func.fullname.startswith(f"{self.module.fullname}."):
+            given = self._given(e, func, state)
+            self.call_values[id(e)] = given
             if not self.run.sets_tiles(func):
                 return state
             if self.depth >= _MAX_HELPER_DEPTH:
-                return TileState(UNKNOWN, UNKNOWN)
-            # A helper's effect depends only on it, its depth and the tiles it is entered with:
-            # computed once per pass (a helper called N times, or a recursive one, stays linear).
-            key = (id(func), self.depth, state)
+                return replace(state, tiles=TileState(UNKNOWN, UNKNOWN))
+            # A helper's effect depends only on it, its depth, the tiles it is entered with and
+            # what its parameters receive: computed once per pass (a helper called N times, or a
+            # recursive one, stays linear).
+            key = (id(func), self.depth, state.tiles, tuple(sorted(given.items())))
             effect = self.run.effects.get(key)
             if effect is None:
-                effect = _Flow(self.run, self.depth + 1).block(func.body.body, state)
+                inner = _Flow(self.run, self.depth + 1, func)
+                effect = inner.block(func.body.body, inner.start(state.tiles, given)).tiles
                 self.run.effects[key] = effect
-            return effect
+            return replace(state, tiles=effect)
         mod = self.modules.get(owner)
         if mod is not None and mod.is_stub or owner.startswith(("pypto", "builtins", "typing")):
             return state
-        return TileState(UNKNOWN, UNKNOWN)
+        return replace(state, tiles=TileState(UNKNOWN, UNKNOWN))
+
+    def _given(self, e: CallExpr, func: FuncDef, state: _State) -> dict[str, Value]:
+        """The int and list values of a helper call's arguments, by the helper's parameter names
+        (positional and keyword arguments only)."""
+        names = [a.variable.name for a in func.arguments]
+        given: dict[str, Value] = {}
+        for i, (arg, kind, name) in enumerate(zip(e.args, e.arg_kinds, e.arg_names)):
+            if kind == ARG_POS and name is None and i < len(names):
+                target = names[i]
+            elif kind == ARG_NAMED and name in names:
+                target = name
+            else:
+                break  # a spread: positions after it are not known
+            value = self.values.value(arg, state.values)
+            if value is not None:
+                given[target] = value
+        return given
 
 
-def _source(e: Expression) -> str | None:
-    """Source text of a name or dotted name."""
-    if isinstance(e, NameExpr):
-        return e.name
-    if isinstance(e, MemberExpr):
-        base = _source(e.expr)
-        return f"{base}.{e.name}" if base else None
-    return None
+def _reads_lists(call: CallExpr) -> bool:
+    """Does ``call`` only read a list argument (the tile setters, a pypto op, len/list/tuple)?"""
+    callee = call.callee
+    return isinstance(callee, RefExpr) and bool(callee.fullname) and (
+        callee.fullname.startswith("pypto.") or callee.fullname in ("builtins.len", "builtins.list", "builtins.tuple"))
 
 
 def _sets_tiles(func: FuncDef) -> bool:
@@ -253,8 +307,11 @@ class TileFlowCache:
             kernel = is_kernel(module, func)
             run.read(func, "body")
             run.read(func, "is_decorated")
-            flow = _Flow(run, 0)
-            flow.exit = flow.block(func.body.body, KERNEL_ENTRY if kernel else HELPER_ENTRY)
+            flow = _Flow(run, 0, func)
+            # A helper copy checked for one call starts with the caller's tiles and arguments.
+            called = kernel_copies.entry(func)
+            tiles = called.tiles if called is not None else KERNEL_ENTRY if kernel else HELPER_ENTRY
+            flow.exit = flow.block(func.body.body, flow.start(tiles, called.values if called else {})).tiles
             run.effects.clear()  # only needed while walking
             run.setters.clear()
             entry = (func, run, flow)
@@ -274,3 +331,8 @@ class TileFlowCache:
 
     def transpose_fix(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile]) -> str | None:
         return self._flow(module, func, modules).transpose_fixes.get(id(node))
+
+    def call_values(self, module: MypyFile, func: FuncDef, call: object,
+                    modules: Mapping[str, MypyFile]) -> dict[str, Value]:
+        """The int and list values the parameters of the helper called at ``call`` receive."""
+        return self._flow(module, func, modules).call_values.get(id(call), {})
