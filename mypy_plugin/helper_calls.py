@@ -21,6 +21,7 @@ from mypy.plugin import FunctionContext
 from mypy.types import AnyType, CallableType, Instance, Type, TypeOfAny, get_proper_type
 
 from . import kernel_copies, specialize
+from .body_walk import statements
 from .debug import degrade
 from .host.call_check import fmt_binding
 from .kernel_copies import Entry
@@ -43,7 +44,21 @@ def helper_function(node: object) -> FuncDef | None:
         node = node.func
     if not isinstance(node, FuncDef) or not node.body.body or node.is_overload or node.is_property:
         return None
-    return node
+    return None if _defines_functions(node) else node
+
+
+_DEFINES: dict[int, tuple[object, bool]] = {}  # id(body) -> (body, answer): asked at every call
+
+
+def _defines_functions(func: FuncDef) -> bool:
+    """A kernel factory or a closure maker: what it defines is checked where it is defined."""
+    found = _DEFINES.get(id(func.body))
+    if found is None or found[0] is not func.body:
+        if len(_DEFINES) > 4096:
+            _DEFINES.clear()
+        found = _DEFINES[id(func.body)] = (
+            func.body, any(isinstance(s, (FuncDef, Decorator)) for s in statements(func.body.body)))
+    return found[1]
 
 
 class HelperCalls:
@@ -75,8 +90,8 @@ class HelperCalls:
             return
         named = getattr(ctx.api, "named_generic_type")
         replaced = _replaced(typ, ctx.arg_types, lambda v: tensor_type(v, named))
-        if not replaced and not _in_a_kernel(ctx, module):
-            return  # a call from host code or an unrelated function
+        if not any(tensor_val(t) is not None for t in replaced.values()) and not _in_a_kernel(ctx, module):
+            return  # a call from host code (ints alone do not make a kernel's trace)
         entry_at = getattr(self.session, "helper_entry")
         entry: Entry | None = entry_at(ctx)
         if entry is not None and entry.tiles == HELPER_ENTRY and not entry.values:
