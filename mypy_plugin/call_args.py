@@ -145,6 +145,10 @@ class CallArgs:
             return self.slots[pos][0]
         return None
 
+    def operand_types(self) -> list[Type | None]:
+        """The receiver's and every argument's type (for op coverage: are the tensors known?)."""
+        return [self.receiver, *(s[0] for slot in self.slots for s in slot)]
+
     def given(self, key: Key, pos: int) -> bool:
         return self._slot(key, pos) is not None
 

@@ -36,9 +36,18 @@ class Kernel:
         return f"{self.path}:{self.line}:{self.name}"
 
 
+# An op call: (path, line, column, how messages name the op).
+OpId = tuple[str, int, int, str]
+REACHED = ""  # an op's status when it was checked with known inputs (and its tile, if it needs one)
+
+
 @dataclass
 class Collector:
     kernels: dict[tuple[str, int, str], Kernel] = field(default_factory=dict)
+    # "path:line:name" of a kernel (or a helper's own pass) -> op call -> REACHED or why not
+    ops: dict[str, dict[OpId, str]] = field(default_factory=dict)
+    # "path:line:name" of a function -> the helpers it calls ("path:line:name")
+    calls: dict[str, set[str]] = field(default_factory=dict)
 
     def kernel(self, path: str, line: int, name: str) -> Kernel:
         k = self.kernels.get((path, line, name))
@@ -102,3 +111,20 @@ def call_seen(path: str, line: int, name: str, *, specialized: tuple[object, ...
         k.rejected_calls += 1
     else:
         k.unproven_calls += 1
+
+
+def op_seen(owner: str, op: OpId, status: str) -> None:
+    """An op call checked in ``owner``'s check (a kernel's, with every copy and helper copy
+    rooted in it); REACHED wins over any reason."""
+    c = active()
+    if c is None:
+        return
+    seen = c.ops.setdefault(owner, {})
+    if seen.get(op) != REACHED:
+        seen[op] = status
+
+
+def helper_called(caller: str, helper: str) -> None:
+    c = active()
+    if c is not None:
+        c.calls.setdefault(caller, set()).add(helper)

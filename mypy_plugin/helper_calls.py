@@ -18,9 +18,10 @@ from pathlib import Path
 
 from mypy.nodes import ARG_NAMED, ARG_OPT, ARG_POS, CallExpr, Decorator, FuncDef, MypyFile, RefExpr
 from mypy.plugin import FunctionContext
-from mypy.types import AnyType, CallableType, Instance, Type, TypeOfAny, get_proper_type
+from mypy.subtypes import is_same_type
+from mypy.types import AnyType, CallableType, Instance, TupleType, Type, TypeOfAny, get_proper_type
 
-from . import kernel_copies, specialize
+from . import coverage, kernel_copies, specialize
 from .body_walk import statements
 from .debug import degrade
 from .host.call_check import fmt_binding
@@ -28,6 +29,7 @@ from .kernel_copies import Entry
 from .kernels import is_helper_decorator, is_kernel
 from .knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState
 from .knowledge.values import TensorVal
+from .op_coverage import function_key
 from .tensor_types import tensor_type, tensor_val
 
 _KINDS = (ARG_POS, ARG_OPT, ARG_NAMED)
@@ -69,38 +71,65 @@ class HelperCalls:
 
     def hook(self, ctx: FunctionContext) -> Type:
         try:
-            self._check(ctx)
+            returned = self._check(ctx)
         except Exception as err:  # never crash mypy
             degrade(err)
-        return ctx.default_return_type
+            returned = None
+        return returned if returned is not None else ctx.default_return_type
 
-    def _check(self, ctx: FunctionContext) -> None:
+    def _check(self, ctx: FunctionContext) -> Type | None:
+        """Checks the helper for this call; returns the tensor(s) it returns here when its own
+        signature says nothing (an unannotated helper's result feeds the kernel's next ops)."""
         call = ctx.context
         if not isinstance(call, CallExpr) or not isinstance(call.callee, RefExpr):
-            return
+            return None
         func = helper_function(call.callee.node)
         module = getattr(ctx.api, "tree", None)
         if func is None or not isinstance(module, MypyFile):
-            return
+            return None
         sym = module.names.get(func.name)
         if sym is None or sym.node not in (func, call.callee.node):
-            return  # not a module-level helper of this module
+            return None  # not a module-level helper of this module
+        path = getattr(ctx.api, "path", "") or ""
+        _record_edge(ctx, path, func)
         typ = func.type if isinstance(func.type, CallableType) else _untyped(func, ctx)
         if typ is None or len(typ.arg_types) != len(ctx.arg_types):
-            return
+            return None
         named = getattr(ctx.api, "named_generic_type")
         replaced = _replaced(typ, ctx.arg_types, lambda v: tensor_type(v, named))
         if not any(tensor_val(t) is not None for t in replaced.values()) and not _in_a_kernel(ctx, module):
-            return  # a call from host code (ints alone do not make a kernel's trace)
+            return None  # a call from host code (ints alone do not make a kernel's trace)
         entry_at = getattr(self.session, "helper_entry")
         entry: Entry | None = entry_at(ctx)
         if entry is not None and entry.tiles == HELPER_ENTRY and not entry.values:
             entry = None  # the helper's own pass already assumes nothing about the tiles
         if not replaced and entry is None:
-            return
-        path = getattr(ctx.api, "path", "") or ""
+            return None
         note = _note(func.name, f"{Path(path).name}:{call.line}", typ, replaced, entry)
-        specialize.check(ctx.api, func, replaced, note, typ=typ, entry=entry)
+        returned = specialize.check(ctx.api, func, replaced, note, typ=typ, entry=entry)
+        if returned and isinstance(get_proper_type(typ.ret_type), AnyType):
+            return _one_tensor_type(returned)
+        return None
+
+
+def _one_tensor_type(returned: list[Type]) -> Type | None:
+    """What every return of the copy gives, when that is one tensor type (or a tuple of them)."""
+    first = returned[0]
+    if any(not is_same_type(first, t) for t in returned[1:]):
+        return None
+    p = get_proper_type(first)
+    items = p.items if isinstance(p, TupleType) else [first]
+    return first if items and all(tensor_val(i) is not None for i in items) else None
+
+
+def _record_edge(ctx: FunctionContext, path: str, helper: FuncDef) -> None:
+    """For op coverage: which helpers each function calls (a copy's calls are its original's)."""
+    if coverage.active() is None:
+        return
+    scope = getattr(ctx.api, "scope", None)
+    caller = scope.current_function() if scope is not None else None
+    if isinstance(caller, FuncDef):
+        coverage.helper_called(function_key(path, kernel_copies.origin(caller)), function_key(path, helper))
 
 
 def _in_a_kernel(ctx: FunctionContext, module: MypyFile) -> bool:

@@ -14,7 +14,7 @@ from mypy.nodes import Decorator, FuncDef, MypyFile, NameExpr
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.types import AnyType, CallableType, Type, TupleType, TypeOfAny, get_proper_type
 
-from . import call_sites, diagnostics, kernel_copies
+from . import call_sites, coverage, diagnostics, kernel_copies, op_coverage
 from .call_args import CallArgs
 from .config import PluginConfig
 from .debug import degrade
@@ -125,7 +125,8 @@ class Session:
             return None
         called = kernel_copies.entry(func)
         vec_set = exit_state.vec is not NOT_SET or (called is not None and called.vec_set_in_kernel)
-        return kernel_copies.Entry(state, vec_set, self.tiles.call_values(module, func, ctx.context, modules))
+        return kernel_copies.Entry(state, vec_set, self.tiles.call_values(module, func, ctx.context, modules),
+                                   kernel_copies.root(func))
 
     def env(self, ctx: FunctionContext | MethodContext) -> Env | None:
         """Tiles in force at this call, or None outside a function (or if mypy hides it)."""
@@ -157,6 +158,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
         # Still run the checks: which error the compiler raises first varies by op (a comparison
         # with no tile fails on the tile before its shapes), so report every one that holds.
         diagnostics.shape_error(ctx.api, err, label, ctx.context, unwatched=operator, once=True)
+    env: Env | None = None
     if op_checks(op):
         env = session.env(ctx) or session.unknown_env
         into_output = op.tile == "copy" and session.moved_into_output(ctx)
@@ -165,6 +167,10 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
         for problem in problems:
             diagnostics.shape_error(ctx.api, problem, label, ctx.context, unwatched=operator, once=True)
         result = recovered(problems, result)
+    if coverage.active() is not None:
+        where = session._where(ctx.api)
+        if where is not None:
+            op_coverage.record(ctx.api, where[1], op, label, args.operand_types(), env, ctx.context)
     return _result_type(result, ctx.default_return_type, ctx.api)
 
 

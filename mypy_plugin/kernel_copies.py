@@ -23,6 +23,7 @@ class Entry:
     tiles: TileState
     vec_set_in_kernel: bool
     values: Mapping[str, Value] = field(default_factory=dict)
+    root: FuncDef | None = None  # the kernel (or function) whose check the call chain started in
 
 
 # id(copy) -> (copy, the function it was made from, its entry); a copy lives only while checked.
@@ -51,3 +52,12 @@ def entry(func: FuncDef) -> Entry | None:
     kernel copied for a host call: it starts with no tiles, like the kernel)."""
     found = _ORIGINS.get(id(func))
     return found[2] if found is not None and found[0] is func else None
+
+
+def root(func: FuncDef) -> FuncDef:
+    """The function whose check ``func`` is part of: the kernel a helper copy's call chain
+    started in, the kernel a copy was made from, or ``func`` itself."""
+    called = entry(func)
+    if called is not None and called.root is not None:
+        return called.root
+    return origin(func)

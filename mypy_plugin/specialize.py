@@ -16,11 +16,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mypy.errors import ErrorInfo
-from mypy.nodes import Context, FuncDef, MypyFile
+from mypy.nodes import Context, FuncDef, MypyFile, ReturnStmt
 from mypy.treetransform import TransformVisitor
 from mypy.types import CallableType, Type
 
 from . import kernel_copies
+from .body_walk import statements
 from .diagnostics import outside_watchers
 from .host.call_check import fmt_binding
 from .knowledge.values import TensorVal
@@ -31,10 +32,11 @@ _MAX_DEPTH = 8  # helpers calling helpers; a recursive helper is not entered aga
 
 
 def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], note: str,
-          typ: CallableType | None = None, entry: kernel_copies.Entry | None = None) -> None:
+          typ: CallableType | None = None, entry: kernel_copies.Entry | None = None) -> list[Type] | None:
     """Check ``func`` again with the types of the parameters at the indices of ``replaced`` (in
     ``typ``, the function's signature by default), entered with ``entry`` (a helper: the caller's
-    tiles and values); report its new ``pypto-*`` findings with ``note`` (which names the call)."""
+    tiles and values); report its new ``pypto-*`` findings with ``note`` (which names the call).
+    Returns the types of the copy's ``return`` expressions (None when it was not checked)."""
     module = getattr(api, "tree", None)
     check_item = getattr(api, "check_func_item", None)
     msg = getattr(api, "msg", None)
@@ -42,7 +44,7 @@ def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], 
     typ = typ if typ is not None else func.type if isinstance(func.type, CallableType) else None
     if (not isinstance(module, MypyFile) or check_item is None or msg is None or named is None
             or typ is None or func in _active or len(_active) >= _MAX_DEPTH):
-        return
+        return None
     deferred = bool(getattr(api, "current_node_deferred", False))
     arg_types: list[Type] = list(typ.arg_types)
     for i, v in replaced.items():
@@ -55,18 +57,35 @@ def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], 
         with msg.filter_errors(save_filtered_errors=True) as watcher:
             kernel_copies.WATCHERS.append(watcher)
             check_item(copy, type_override=typ.copy_modified(arg_types=arg_types), name=func.name)
+            returned = _returned(api, copy)
     finally:
         if kernel_copies.WATCHERS:
             kernel_copies.WATCHERS.pop()
         _active.pop()
         kernel_copies.forget(copy)
     if deferred:
-        return  # mypy checks the caller again: report then
+        return None  # mypy checks the caller again: report then
     # Outside mypy's watchers: the hook may run while mypy tries an overload of the decorator.
     # (An enclosing copy's watcher still collects them: a helper's finding inside a kernel
     # checked with a host call's tensors gets both notes, the call chain.)
     with outside_watchers(api):
         _report(api, watcher.filtered_errors(), note)
+    return returned
+
+
+def _returned(api: object, copy: FuncDef) -> list[Type]:
+    """The type of each ``return`` expression of the copy just checked (a bare return: none)."""
+    lookup = getattr(api, "lookup_type_or_none", None)
+    if lookup is None:
+        return []
+    found: list[Type] = []
+    for s in statements(copy.body.body):
+        if isinstance(s, ReturnStmt) and s.expr is not None:
+            t = lookup(s.expr)
+            if not isinstance(t, Type):
+                return []
+            found.append(t)
+    return found
 
 
 def call_note(api: object, call_line: int, via: Sequence[str], names: Sequence[str],

@@ -113,7 +113,7 @@ class _Flow(ProgramOrder[_State]):
         self.depth = depth
         self.func = func
         followed, local = run.locals_of(func)
-        self.values = Evaluator(followed, local, run.read)
+        self.values = Evaluator(func, followed, local, run.read)
         self.at: dict[int, TileState] = {}
         # id(helper call) -> the int and list values its parameters receive (by parameter name)
         self.call_values: dict[int, dict[str, Value]] = {}

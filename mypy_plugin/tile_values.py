@@ -121,9 +121,11 @@ def set_item(value: Ints, index: int, item: int | None) -> Ints | None:
 class Evaluator:
     """Values of expressions in one function, given the locals' values at that point."""
 
-    def __init__(self, followed: frozenset[int], local: frozenset[int], read: Read) -> None:
+    def __init__(self, func: FuncDef, followed: frozenset[int], local: frozenset[int], read: Read) -> None:
         self.followed = followed
         self.local = local
+        # (a copy's parameters are not marked ``is_argument``: TransformVisitor leaves that out)
+        self.params = frozenset(id(a.variable) for a in func.arguments)
         self.read = read
 
     def int_(self, e: Expression, state: Locals) -> int | None:
@@ -167,7 +169,7 @@ class Evaluator:
 
     def _is_local(self, var: Var) -> bool:
         # Locals are followed (or unknown); anything else is a constant int_of_expr may read.
-        return id(var) in self.local or var.is_argument
+        return id(var) in self.local or id(var) in self.params
 
     @staticmethod
     def _display(items: list[Expression], sub: Callable[[Expression], Value | None]) -> Ints | None:
@@ -214,7 +216,7 @@ class Evaluator:
 
     def _shape(self, e: Expression) -> Ints | None:
         """The dims of a parameter's tensor (its declared type, or the call's tensors in a copy)."""
-        if not (isinstance(e, NameExpr) and isinstance(e.node, Var) and e.node.is_argument):
+        if not (isinstance(e, NameExpr) and isinstance(e.node, Var) and id(e.node) in self.params):
             return None
         declared = self.read(e.node, "type")
         tensor = tensor_val(declared) if isinstance(declared, Type) else None

@@ -40,6 +40,8 @@ def run(t: torch.Tensor) -> None:
     called(t, t)
 '''
 
+ONE_OP = {"total": 1, "reached": 1, "unreached": []}
+
 OTHER = '''
 import torch
 from kernels import never_called
@@ -64,14 +66,16 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_text_lists_each_kernel_and_a_summary(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--coverage", "kernels.py", "host.py"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-4:] == [
+    assert lines[-6:] == [
         "kernels.py:7: kernel declared: checked with declared shapes",
+        "  ops: 1 of 1 checked with known shapes and tiles",
         "kernels.py:13: kernel called: checked with the tensors of 2 call sites",
+        "  ops: 1 of 1 checked with known shapes and tiles",
         "kernels.py:19: kernel never_called: shapes unknown (x: shape and dtype from the runtime tensor; out: dims 0 "
         "from the runtime tensor; 1 call(s) in other modules (those check the call's tensors against the "
         "annotations only))",
         "coverage: 3 kernels: 1 with declared shapes, 1 with call-site shapes, 1 unknown "
-        "(2 of 3 = 67% checked with concrete shapes)",
+        "(2 of 3 = 67% checked with concrete shapes); ops: 2 of 2 = 100% checked with known shapes and tiles",
     ]
 
 
@@ -79,12 +83,12 @@ def test_json_has_a_coverage_object_per_kernel(project: Path, capsys: pytest.Cap
     assert main(["--coverage", "--output", "json", "kernels.py"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["coverage"] == [
-        {"kernel": "kernels.py:7:declared", "checked": "declared", "call_sites": 0, "reason": ""},
+        {"kernel": "kernels.py:7:declared", "checked": "declared", "call_sites": 0, "reason": "", "ops": ONE_OP},
         {"kernel": "kernels.py:13:called", "checked": "call-sites", "call_sites": 2,
-         "reason": "x: shape from the runtime tensor; out: shape from the runtime tensor"},
+         "reason": "x: shape from the runtime tensor; out: shape from the runtime tensor", "ops": ONE_OP},
         {"kernel": "kernels.py:19:never_called", "checked": "unknown", "call_sites": 0,
          "reason": "x: shape and dtype from the runtime tensor; out: dims 0 from the runtime tensor; "
-                   "no call in the checked files"},
+                   "no call in the checked files", "ops": {"total": 0, "reached": 0, "unreached": []}},
     ]
 
 
@@ -139,7 +143,57 @@ def test_a_call_with_a_finding_is_named_as_such(tmp_path: Path, monkeypatch: pyt
     assert data["coverage"] == [
         {"kernel": "k.py:7:mixed", "checked": "unknown", "call_sites": 0,
          "reason": "x: shape from the runtime tensor; 1 call(s) in its module with a pypto-call-* finding that stops "
-                   "the trace (the call fails at run time, or its tensors do not fit the kernel's ranks or symbols)"},
+                   "the trace (the call fails at run time, or its tensors do not fit the kernel's ranks or symbols)",
+         "ops": {"total": 1, "reached": 0,
+                 "unreached": [{"line": 9, "op": "operator *", "reason": "input shape or dtype unknown"}]}},
         {"kernel": "k.py:13:mixed_again", "checked": "call-sites", "call_sites": 1,
-         "reason": "x: shape from the runtime tensor"},
+         "reason": "x: shape from the runtime tensor", "ops": ONE_OP},
+    ]
+
+
+HELPERS = '''
+import pypto
+
+
+def scale(x):
+    return x * 2.0
+
+
+def norm(x, tile):
+    pypto.set_vec_tile_shapes(*tile)
+    return scale(x).sum(-1, keepdim=True)
+
+
+def configure() -> None:
+    pypto.set_vec_tile_shapes(8, 16)
+
+
+@pypto.frontend.jit
+def reaches(a: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+    out[:] = norm(a, [8, 16])
+
+
+@pypto.frontend.jit
+def tile_unknown(a: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.DT_FP32), n: int):
+    out[:] = norm(a, [8, n])
+'''
+
+
+def test_ops_in_helpers_count_for_the_kernel_that_calls_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # Every op a kernel reaches through its helpers (two levels here) counts; an op is reached when
+    # the kernel's check gave it known shapes and, where it needs one, a known tile.
+    (tmp_path / "h.py").write_text(textwrap.dedent(HELPERS))
+    monkeypatch.chdir(tmp_path)
+    assert main(["--coverage", "h.py"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-7:] == [
+        "h.py:19: kernel reaches: checked with declared shapes",
+        "  ops: 2 of 2 checked with known shapes and tiles",
+        "h.py:24: kernel tile_unknown: checked with declared shapes",
+        "  ops: 0 of 2 checked with known shapes and tiles",
+        "  h.py:6: operator *: vec tile partly unknown",
+        "  h.py:11: Tensor.sum: vec tile partly unknown",
+        "coverage: 2 kernels: 2 with declared shapes, 0 with call-site shapes, 0 unknown "
+        "(2 of 2 = 100% checked with concrete shapes); ops: 2 of 4 = 50% checked with known shapes and tiles",
     ]

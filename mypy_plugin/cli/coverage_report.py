@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..coverage import Collector, Kernel
+from .op_reach import Ops, ops_of
 
 
 @dataclass(frozen=True)
@@ -14,19 +15,21 @@ class Entry:
     checked: str  # "declared" | "call-sites" | "unknown"
     call_sites: int
     reason: str
+    ops: Ops = field(default_factory=Ops)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kernel": self.kernel, "checked": self.checked, "call_sites": self.call_sites, "reason": self.reason}
+        return {"kernel": self.kernel, "checked": self.checked, "call_sites": self.call_sites, "reason": self.reason,
+                "ops": self.ops.to_json()}
 
-    def text(self) -> str:
+    def text(self) -> list[str]:
         path, line, name = self.kernel.rsplit(":", 2)
         if self.checked == "declared":
             how = "declared shapes"
         elif self.checked == "call-sites":
             how = f"the tensors of {self.call_sites} call site{'s' if self.call_sites != 1 else ''}"
         else:
-            return f"{path}:{line}: kernel {name}: shapes unknown ({self.reason})"
-        return f"{path}:{line}: kernel {name}: checked with {how}"
+            return [f"{path}:{line}: kernel {name}: shapes unknown ({self.reason})", *self.ops.text(path)]
+        return [f"{path}:{line}: kernel {name}: checked with {how}", *self.ops.text(path)]
 
 
 def _why_no_sites(k: Kernel) -> str:
@@ -47,12 +50,13 @@ def entries(collector: Collector) -> list[Entry]:
     for k in sorted(collector.kernels.values(), key=lambda k: (k.path, k.line, k.name)):
         if k.unknown is None:
             continue  # defined outside the checked files
+        ops = ops_of(collector, k.key)
         if not k.unknown:
-            out.append(Entry(k.key, "declared", len(k.call_sites), ""))
+            out.append(Entry(k.key, "declared", len(k.call_sites), "", ops))
         elif k.call_sites:
-            out.append(Entry(k.key, "call-sites", len(k.call_sites), "; ".join(k.unknown)))
+            out.append(Entry(k.key, "call-sites", len(k.call_sites), "; ".join(k.unknown), ops))
         else:
-            out.append(Entry(k.key, "unknown", 0, f"{'; '.join(k.unknown)}; {_why_no_sites(k)}"))
+            out.append(Entry(k.key, "unknown", 0, f"{'; '.join(k.unknown)}; {_why_no_sites(k)}", ops))
     return out
 
 
@@ -62,9 +66,13 @@ def summary(found: list[Entry]) -> str:
     sites = sum(e.checked == "call-sites" for e in found)
     concrete = declared + sites
     share = f"{100 * concrete / n:.0f}%" if n else "-"
+    total = sum(e.ops.total for e in found)
+    reached = sum(e.ops.reached for e in found)
+    op_share = f"{100 * reached / total:.0f}%" if total else "-"
     return (f"coverage: {n} kernel{'s' if n != 1 else ''}: {declared} with declared shapes, {sites} with "
-            f"call-site shapes, {n - concrete} unknown ({concrete} of {n} = {share} checked with concrete shapes)")
+            f"call-site shapes, {n - concrete} unknown ({concrete} of {n} = {share} checked with concrete shapes); "
+            f"ops: {reached} of {total} = {op_share} checked with known shapes and tiles")
 
 
 def text(found: list[Entry]) -> list[str]:
-    return [e.text() for e in found] + [summary(found)]
+    return [line for e in found for line in e.text()] + [summary(found)]
