@@ -170,7 +170,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
     if coverage.active() is not None:
         where = session._where(ctx.api)
         if where is not None:
-            op_coverage.record(ctx.api, where[1], op, label, args.operand_types(), env, ctx.context)
+            op_coverage.record(ctx.api, where[1], op, label, args.operand_types(), env, result, ctx.context)
     return _result_type(result, ctx.default_return_type, ctx.api)
 
 

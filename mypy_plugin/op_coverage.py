@@ -12,7 +12,7 @@ from .knowledge.call import Env
 from .knowledge.ops import Op
 from .knowledge.shapes import is_dynamic
 from .knowledge.tiles import UNKNOWN
-from .knowledge.values import TensorVal
+from .knowledge.values import Result, TensorVal
 from .tensor_types import tensor_val
 
 
@@ -21,21 +21,21 @@ def function_key(path: str, func: FuncDef) -> str:
 
 
 def record(api: object, func: FuncDef, op: Op, label: str, operands: list[Type | None], env: Env | None,
-           ctx: Context) -> None:
+           result: Result, ctx: Context) -> None:
     if coverage.active() is None:
         return
     path = getattr(api, "path", None)
     if not isinstance(path, str):
         return
     owner = function_key(path, kernel_copies.root(func))
-    coverage.op_seen(owner, (path, ctx.line, ctx.column, label), _status(op, operands, env))
+    coverage.op_seen(owner, (path, ctx.line, ctx.column, label), _status(op, operands, env, result))
 
 
 def _known(v: TensorVal) -> bool:
     return v.dtype is not None and v.shape is not None and all(isinstance(d, int) or is_dynamic(d) for d in v.shape)
 
 
-def _status(op: Op, operands: list[Type | None], env: Env | None) -> str:
+def _status(op: Op, operands: list[Type | None], env: Env | None, result: Result) -> str:
     tensors = 0
     for t in operands:
         if t is None:
@@ -54,7 +54,11 @@ def _status(op: Op, operands: list[Type | None], env: Env | None) -> str:
             return f"{which} tile unknown"
         if isinstance(tile, tuple) and None in _entries(tile):
             return f"{which} tile partly unknown"
-    return coverage.REACHED if tensors else "no tensor operand known"
+    if tensors:
+        return coverage.REACHED
+    # pypto.full / zeros / concat of a list: no tensor operand; the result says whether its
+    # shape arguments were known.
+    return coverage.REACHED if isinstance(result, TensorVal) and _known(result) else "shape arguments unknown"
 
 
 def _entries(tile: tuple[object, ...]) -> list[object]:

@@ -42,7 +42,8 @@ from .kernels import is_kernel
 from .matmul_flags import transposed_operand_fixes
 from .program_order import ProgramOrder
 from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
-from .tile_values import Evaluator, Locals, Value, entry_locals, followed_vars, lookup, set_item, with_value
+from .tile_values import (Evaluator, Locals, Value, entry_locals, followed_vars, lookup, set_item, unpacked_names,
+                          with_value)
 
 SET_VEC: Final = "pypto.set_vec_tile_shapes"
 SET_CUBE: Final = "pypto.set_cube_tile_shapes"
@@ -174,6 +175,16 @@ class _Flow(ProgramOrder[_State]):
                     value = None  # an alias of another list: a change through either is not followed
                 state = self.expr(s.rvalue, state)
                 return replace(state, values=with_value(state.values, id(var), value))
+            names = unpacked_names(target)
+            if names is not None:
+                value = self.values.value(s.rvalue, state.values)
+                state = self.expr(s.rvalue, state)
+                items = value if isinstance(value, tuple) and len(value) == len(names) else (None,) * len(names)
+                values = state.values
+                for name, part in zip(names, items):
+                    if isinstance(name.node, Var) and id(name.node) in self.values.followed:
+                        values = with_value(values, id(name.node), part)
+                return replace(state, values=values)
             if isinstance(target, IndexExpr) and self._followed_list(target.base, state):
                 assert isinstance(target.base, NameExpr)
                 base = lookup(state.values, id(target.base.node))

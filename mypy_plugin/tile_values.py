@@ -66,7 +66,7 @@ def followed_vars(func: FuncDef) -> tuple[frozenset[int], frozenset[int]]:
         if isinstance(s, (FuncDef, Decorator, ClassDef)):
             closure = True
         if isinstance(s, AssignmentStmt):
-            plain = len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr)
+            plain = len(s.lvalues) == 1 and (isinstance(s.lvalues[0], NameExpr) or unpacked_names(s.lvalues[0]))
             for lv in s.lvalues:
                 for name in _bound_names(lv):
                     if isinstance(name.node, Var):
@@ -94,6 +94,14 @@ def _bound_names(target: Expression) -> list[NameExpr]:
     if isinstance(target, StarExpr):
         return _bound_names(target.expr)
     return []
+
+
+def unpacked_names(target: Expression) -> list[NameExpr] | None:
+    """``b, s, h = ...``: the names of a flat tuple target (no star, no nesting); None otherwise."""
+    if not isinstance(target, (TupleExpr, ListExpr)) or not target.items:
+        return None
+    names = [t for t in target.items if isinstance(t, NameExpr)]
+    return names if len(names) == len(target.items) else None
 
 
 def with_value(state: Locals, var: int, value: Value | None) -> Locals:
