@@ -45,7 +45,17 @@ def run() -> None:
     a = torch.randn(16, 64, dtype=torch.float16)
     mm(a, torch.randn(64, 32, dtype=torch.float16), torch.empty(16, 32))
 '''
-FILES = ["kernels.py", "host.py", "local.py"]
+HELPERS = '''import pypto
+
+def row_sum(x):
+    return x.sum(-1, keepdim=True)
+
+@pypto.frontend.jit
+def k(a: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 16)
+    out[:] = row_sum(a)
+'''
+FILES = ["kernels.py", "host.py", "local.py", "helpers.py"]
 
 Edit = Callable[[Path], None]
 SCENARIOS: dict[str, Edit] = {
@@ -57,6 +67,10 @@ SCENARIOS: dict[str, Edit] = {
     "annotation_other_module": lambda root: _edit(root / "kernels.py", "x: pypto.Tensor([16, 64]", "x: pypto.Tensor([16, 32]"),
     # the tensor at a call of a kernel of another module (pypto-call-dtype)
     "host_tensor_other_module": lambda root: _edit(root / "host.py", "torch.randn(16, 64)", "torch.randn(16, 64).half()"),
+    # the kernel's tile, which its helper's reduction runs with (pypto-reduce-align in the helper)
+    "kernel_tile_of_a_helper": lambda root: _edit(root / "helpers.py", "set_vec_tile_shapes(8, 16)", "set_vec_tile_shapes(8, 4)"),
+    # the helper's body: what it returns (the kernel writes it: pypto-out-shape in the kernel)
+    "helper_body": lambda root: _edit(root / "helpers.py", "x.sum(-1, keepdim=True)", "x.sum(-1, keepdim=True) + x"),
 }
 
 
@@ -66,6 +80,7 @@ def _project(root: Path) -> None:
     (root / "kernels.py").write_text(KERNELS)
     (root / "host.py").write_text(HOST)
     (root / "local.py").write_text(LOCAL)
+    (root / "helpers.py").write_text(HELPERS)
 
 
 def _errors(stdout: str) -> list[str]:
@@ -89,7 +104,7 @@ def test_warm_run_matches_cold(tmp_path: Path, name: str) -> None:
     assert after != before, "the edit must change the findings, or the test proves nothing"
 
 
-@pytest.mark.parametrize("name", ["kernel_body_same_module", "annotation_other_module"])
+@pytest.mark.parametrize("name", ["kernel_body_same_module", "annotation_other_module", "kernel_tile_of_a_helper"])
 def test_daemon_matches_cold(tmp_path: Path, name: str) -> None:
     _project(tmp_path)
     dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(tmp_path / ".dmypy.json")]
