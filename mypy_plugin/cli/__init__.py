@@ -20,7 +20,7 @@ from ..fix import fix_command
 from ..versions import TARGET_PYPTO, pypto_stubs_version
 from .. import mypy_output as records
 from .. import coverage
-from . import coverage_report, environment, formats, options, signal_first
+from . import agent_hook, coverage_report, environment, formats, options, signal_first
 from .catalogue import CODES, list_codes, lookup
 from .project_config import PLUGIN, find_config
 
@@ -50,6 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 2
         sys.stdout.write(doc.explain())
+        return 0
+    if opts.hook is not None:
+        sys.stdout.write(agent_hook.run(opts.hook, sys.stdin.read(), main, opts.mypy_args))
         return 0
     problem = environment.problem(opts.mypy_args)
     if problem is not None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import NoReturn
 
 from ..fix import FIXABLE, STYLES
+from .agent_hook import AGENTS
 from .catalogue import list_codes
 
 OUTPUTS = ("text", "json", "github", "sarif")
@@ -54,6 +55,7 @@ class Options:
     fix_only: frozenset[str] | None = None  # the codes to fix (None: every fixable one)
     fix_styles: tuple[str, ...] = ()  # style rewrites after the fixes (operators, subscript)
     coverage: bool = False  # list every kernel with how it was checked
+    hook: str | None = None  # answer a coding agent's post-edit hook ("claude", "opencode")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -81,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--coverage", action="store_true",
                         help="also list every kernel with how it was checked: declared shapes, the tensors of "
                              "N call sites, or shapes unknown and why (runs mypy without its cache)")
+    parser.add_argument("--hook", choices=AGENTS, metavar="AGENT",
+                        help="a coding agent's post-edit hook (claude, opencode): read the hook's JSON on "
+                             "standard input, check the edited file, answer block (with the findings) or allow")
     mypy = parser.add_argument_group("mypy options accepted before --")
     for flag in PASSTHROUGH_FLAGS:
         mypy.add_argument(flag, dest=_dest(flag), action="store_true", help=argparse.SUPPRESS)
@@ -169,7 +174,11 @@ def parse(argv: Sequence[str]) -> Options:
         fix_only=_fix_codes(parser, ns.fix_only),
         fix_styles=styles,
         coverage=ns.coverage,
+        hook=ns.hook,
     )
-    if not (opts.paths or opts.version or opts.list_codes or opts.explain or mypy_args):
+    if opts.hook is not None and (opts.paths or opts.fix or opts.diff or opts.coverage):
+        parser.exit(2, "pypto-check: --hook reads the edited file from the hook's JSON on standard input: "
+                       "give no PATH, --fix, --diff or --coverage\n")
+    if not (opts.paths or opts.version or opts.list_codes or opts.explain or mypy_args or opts.hook):
         parser.error("give at least one PATH to check")
     return opts
