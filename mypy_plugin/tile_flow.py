@@ -36,17 +36,16 @@ from mypy.nodes import (
 from mypy.types import TupleType, Type, get_proper_type
 
 from . import kernel_copies
-from .body_walk import body_expressions, child_exprs
+from .body_walk import child_exprs
 from .folding import int_of_type
 from .kernels import is_kernel
 from .matmul_flags import transposed_operand_fixes
+from .tile_calls import SET_CUBE, SET_VEC, may_set_tiles, reads_lists
 from .program_order import ProgramOrder
 from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
 from .tile_values import (Evaluator, Locals, Value, entry_locals, followed_vars, lookup, set_item, unpacked_names,
                           with_value)
 
-SET_VEC: Final = "pypto.set_vec_tile_shapes"
-SET_CUBE: Final = "pypto.set_cube_tile_shapes"
 _MAX_HELPER_DEPTH: Final = 8
 
 _CACHE_SIZE: Final = 512
@@ -83,7 +82,7 @@ class _Pass:
         self.read(func, "body")
         found = self.setters.get(id(func))
         if found is None:
-            found = self.setters[id(func)] = _sets_tiles(func)
+            found = self.setters[id(func)] = may_set_tiles(func, self.module.fullname)
         return found
 
     def still_valid(self) -> bool:
@@ -212,7 +211,8 @@ class _Flow(ProgramOrder[_State]):
                 state = self.expr(e.callee.expr, state)  # ``t.append(4)`` may change a list
             elif not isinstance(e.callee, RefExpr):
                 state = self.expr(e.callee, state)
-            reads = _reads_lists(e)
+            reads = reads_lists(e)
+            self._note_given(e, state)  # before the arguments are walked (a list passed on is forgotten)
             for arg in e.args:
                 read = arg.expr if isinstance(arg, StarExpr) else arg
                 if not (reads and self._followed_list(read, state)):
@@ -249,8 +249,7 @@ class _Flow(ProgramOrder[_State]):
             return state
         owner = func.fullname.rsplit(".", 1)[0] if "." in func.fullname else ""
         if func.fullname.startswith(f"{self.module.fullname}."):
-            given = self._given(e, func, state)
-            self.call_values[id(e)] = given
+            given = self.call_values.get(id(e), {})
             if not self.run.sets_tiles(func):
                 return state
             if self.depth >= _MAX_HELPER_DEPTH:
@@ -270,6 +269,12 @@ class _Flow(ProgramOrder[_State]):
             return state
         return replace(state, tiles=TileState(UNKNOWN, UNKNOWN))
 
+    def _note_given(self, e: CallExpr, state: _State) -> None:
+        node = e.callee.node if isinstance(e.callee, RefExpr) else None
+        func = node.func if isinstance(node, Decorator) else node
+        if isinstance(func, FuncDef) and func.fullname.startswith(f"{self.module.fullname}."):
+            self.call_values[id(e)] = self._given(e, func, state)
+
     def _given(self, e: CallExpr, func: FuncDef, state: _State) -> dict[str, Value]:
         """The int and list values of a helper call's arguments, by the helper's parameter names
         (positional and keyword arguments only)."""
@@ -286,21 +291,6 @@ class _Flow(ProgramOrder[_State]):
             if value is not None:
                 given[target] = value
         return given
-
-
-def _reads_lists(call: CallExpr) -> bool:
-    """Does ``call`` only read a list argument (the tile setters, a pypto op, len/list/tuple)?"""
-    callee = call.callee
-    return isinstance(callee, RefExpr) and bool(callee.fullname) and (
-        callee.fullname.startswith("pypto.") or callee.fullname in ("builtins.len", "builtins.list", "builtins.tuple"))
-
-
-def _sets_tiles(func: FuncDef) -> bool:
-    """Does the helper's own body call a tile setter (one level; deeper calls count as unknown)?"""
-    return any(
-        isinstance(e, CallExpr) and isinstance(e.callee, RefExpr) and e.callee.fullname in (SET_VEC, SET_CUBE)
-        for e in body_expressions(func.body.body)
-    )
 
 
 class TileFlowCache:
