@@ -107,8 +107,15 @@ class HelperCalls:
             return None
         note = _note(func.name, f"{Path(path).name}:{call.line}", typ, replaced, entry)
         returned = specialize.check(ctx.api, func, replaced, note, typ=typ, entry=entry)
-        if returned and isinstance(get_proper_type(typ.ret_type), AnyType):
-            return _one_tensor_type(returned)
+        if not returned:
+            return None
+        found = _one_tensor_type(returned)
+        if found is None or isinstance(get_proper_type(typ.ret_type), AnyType):
+            return found
+        # ``-> pypto.Tensor``: the call's tensor, where it only adds to what the annotation says
+        declared, actual = tensor_val(typ.ret_type), tensor_val(found)
+        if declared is not None and actual is not None and _merge(declared, actual) == actual != declared:
+            return found
         return None
 
 
@@ -229,7 +236,7 @@ def _note(name: str, where: str, typ: CallableType, replaced: dict[int, Type], e
             parts.append(f"{typ.arg_names[i] or f'#{i}'}={p.last_known_value.value!r}")
     if entry is not None:
         parts.extend(f"{k}={list(v) if isinstance(v, tuple) else v}" for k, v in entry.values.items()
-                     if not any(typ.arg_names[i] == k for i in replaced))
+                     if "." not in k and not any(typ.arg_names[i] == k for i in replaced))
         tiles = _fmt_tiles(entry.tiles)
         if tiles:
             parts.append(f"entered with {tiles}")

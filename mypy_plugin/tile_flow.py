@@ -43,7 +43,7 @@ from .matmul_flags import transposed_operand_fixes
 from .tile_calls import SET_CUBE, SET_VEC, may_set_tiles, reads_lists
 from .program_order import ProgramOrder
 from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
-from .tile_values import (Evaluator, Locals, Value, entry_locals, followed_vars, lookup, set_item, unpacked_names,
+from .tile_values import (SHAPE, Evaluator, Locals, Value, entry_locals, followed_vars, lookup, set_item, unpacked_names,
                           with_value)
 
 _MAX_HELPER_DEPTH: Final = 8
@@ -122,6 +122,8 @@ class _Flow(ProgramOrder[_State]):
         self.transpose_fixes: dict[int, str] = {}
 
     def start(self, tiles: TileState, given: Mapping[str, Value]) -> _State:
+        self.values.given_shapes = {k[:-len(SHAPE)]: v for k, v in given.items()
+                                    if k.endswith(SHAPE) and isinstance(v, tuple)}
         return _State(tiles, entry_locals(self.func, self.values.followed, given, self.run.read))
 
     # --- values -------------------------------------------------------------------
@@ -290,6 +292,10 @@ class _Flow(ProgramOrder[_State]):
             value = self.values.value(arg, state.values)
             if value is not None:
                 given[target] = value
+            else:
+                dims = self.values.shape_of(arg)  # a tensor: its dims, for x.dim / x.shape inside
+                if dims is not None:
+                    given[target + SHAPE] = dims
         return given
 
 

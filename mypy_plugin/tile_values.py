@@ -48,6 +48,7 @@ from .knowledge.arith import fold
 from .tensor_types import tensor_val
 
 Ints = tuple[Union[int, None], ...]
+SHAPE: Final = ".shape"  # a given value's key suffix: the dims of the tensor a parameter receives
 Value = Union[int, Ints]
 # id(Var) -> value; a frozen, sorted tuple so a flow state stays hashable and comparable.
 Locals = tuple[tuple[int, Value], ...]
@@ -135,6 +136,9 @@ class Evaluator:
         # (a copy's parameters are not marked ``is_argument``: TransformVisitor leaves that out)
         self.params = frozenset(id(a.variable) for a in func.arguments)
         self.read = read
+        # parameter name -> the dims of the tensor the call passes (the helper's walk for its
+        # effect on the caller: an unannotated parameter's type says nothing)
+        self.given_shapes: dict[str, Ints] = {}
 
     def int_(self, e: Expression, state: Locals) -> int | None:
         v = self.value(e, state)
@@ -229,8 +233,11 @@ class Evaluator:
         declared = self.read(e.node, "type")
         tensor = tensor_val(declared) if isinstance(declared, Type) else None
         if tensor is None or tensor.shape is None:
-            return None
+            return self.given_shapes.get(e.node.name)
         return tuple(d if isinstance(d, int) else None for d in tensor.shape)
+
+    def shape_of(self, e: Expression) -> Ints | None:
+        return self._shape(e)
 
 
 def _binary(op: str, a: Value | None, b: Value | None) -> Value | None:
