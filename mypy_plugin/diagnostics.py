@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import Final
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import CallExpr, Context, MemberExpr
@@ -16,11 +17,22 @@ from .expr_text import expr_text, operand_text
 from .knowledge.members import MISSING
 from .knowledge.ops import TensorVal
 from .knowledge.shapes import ShapeError, fmt_shape
+from .versions import TARGET_PYPTO
 
 
 def describe(val: TensorVal | None) -> str:
     """``[8, 64] DT_FP32`` for a message, or "a tensor" when nothing is known."""
     return "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
+
+
+# The PyPTO release messages name: the configured pypto_version (main.PyptoPlugin sets it for
+# the run). The texts are written for the verified release, TARGET_PYPTO; a user who targets
+# another one reads its number instead (the checks that hold only on 0.2.0 are off there).
+RELEASE: Final[list[str]] = [TARGET_PYPTO]
+
+
+def _named_release(text: str) -> str:
+    return text if RELEASE[0] == TARGET_PYPTO else text.replace(TARGET_PYPTO, RELEASE[0])
 
 
 def report(
@@ -33,6 +45,7 @@ def report(
     ``once``: from a hook mypy may call again for the same expression (see :func:`_already_reported`)."""
     if once and _already_reported(api, code, ctx):
         return
+    message, note = _named_release(message), _named_release(note) if note else note
     with outside_watchers(api) if unwatched else contextlib.nullcontext():
         info = api.fail(message, ctx, code=code)
         if note and info is not None:
