@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import MemberExpr, NameExpr
+from mypy.nodes import MemberExpr
 from mypy.plugin import AttributeContext
 from mypy.types import Type
 
 from . import diagnostics
 from .debug import degrade
+from .expr_text import expr_text
 from .hooks import Session
 from .knowledge.members import torch_transpose
 from .knowledge.shapes import is_dynamic
@@ -38,7 +39,7 @@ def transpose_attribute_hook(session: Session) -> Callable[[AttributeContext], T
                 val = tensor_val(ctx.type)
                 receiver = diagnostics.describe(val)
                 rank = None if val is None or val.shape is None else len(val.shape)
-                expr = ctx.context.expr.name if isinstance(ctx.context.expr, NameExpr) else "x"
+                expr = expr_text(ctx.context.expr)  # (h * 2.0).T: the note names h * 2.0, not a parameter
                 fix = session.transpose_fix(ctx)
                 if fix is not None:
                     fix = fix.replace("{dtype}", val.dtype if val is not None and val.dtype else "out_dtype")

@@ -26,6 +26,7 @@ from mypy.nodes import (
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import Instance, LiteralType, Type, TupleType, UnionType, get_proper_type
 
+from .expr_text import expr_text
 from .folding import bool_of_expr, int_of_expr, int_of_type
 from .index_keys import key_of
 from .knowledge.ops import Key, TensorVal
@@ -231,6 +232,10 @@ class CallArgs:
             if isinstance(base, NameExpr):
                 return ".".join([base.name, *reversed(parts)])
         return None
+
+    def text(self, key: Key, pos: int) -> str | None:
+        s = self._slot(key, pos)
+        return expr_text(s[1]) if s is not None and s[1] is not None else None
 
     def index_keys(self) -> list[object]:
         s = self._slot("key", 1) or self._slot("index", 1)

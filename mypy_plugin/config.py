@@ -9,6 +9,8 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Final
 
+from .versions import release_label
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -57,6 +59,16 @@ class PluginConfig:
         """pypto-dynamic-dim and pypto-not-concrete: probed on 0.2.0 only; PyPTO's own later code
         calls min() on dynamic dims and multiplies DYNAMIC-shaped matrices."""
         return self._probed_release
+
+    @property
+    def has_jit_keyword_rule(self) -> bool:
+        """pypto-jit-keyword: the keywords of 0.2.0's jit; later releases take others (new_ir)."""
+        return self._probed_release
+
+    @property
+    def release(self) -> str:
+        """The targeted PyPTO as messages and ``pypto-check --version`` name it ("0.2" is 0.2.0)."""
+        return release_label(self.pypto_version)
 
     @property
     def _probed_release(self) -> bool:

@@ -4,22 +4,35 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import Final
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import CallExpr, Context, Expression, MemberExpr, NameExpr
+from mypy.nodes import CallExpr, Context, MemberExpr
 from mypy.plugin import CheckerPluginInterface
 
 from . import errorcodes as codes
 from . import kernel_copies
 from .debug import degrade
+from .expr_text import expr_text, operand_text
 from .knowledge.members import MISSING
 from .knowledge.ops import TensorVal
 from .knowledge.shapes import ShapeError, fmt_shape
+from .versions import TARGET_PYPTO
 
 
 def describe(val: TensorVal | None) -> str:
     """``[8, 64] DT_FP32`` for a message, or "a tensor" when nothing is known."""
     return "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
+
+
+# The PyPTO release messages name: the configured pypto_version (main.PyptoPlugin sets it for
+# the run). The texts are written for the verified release, TARGET_PYPTO; a user who targets
+# another one reads its number instead (the checks that hold only on 0.2.0 are off there).
+RELEASE: Final[list[str]] = [TARGET_PYPTO]
+
+
+def _named_release(text: str) -> str:
+    return text if RELEASE[0] == TARGET_PYPTO else text.replace(TARGET_PYPTO, RELEASE[0])
 
 
 def report(
@@ -32,6 +45,7 @@ def report(
     ``once``: from a hook mypy may call again for the same expression (see :func:`_already_reported`)."""
     if once and _already_reported(api, code, ctx):
         return
+    message, note = _named_release(message), _named_release(note) if note else note
     with outside_watchers(api) if unwatched else contextlib.nullcontext():
         info = api.fail(message, ctx, code=code)
         if note and info is not None:
@@ -86,28 +100,29 @@ def shape_error(
     report(api, code, message, err.note, ctx, unwatched=unwatched, once=once)
 
 
-def _dotted(node: Expression) -> str | None:
-    if isinstance(node, NameExpr):
-        return node.name
-    if isinstance(node, MemberExpr):
-        base = _dotted(node.expr)
-        return None if base is None else f"{base}.{node.name}"
-    return None
-
-
-def receiver_text(ctx: Context) -> str:
-    """The receiver of ``r.abs()`` / ``r.ndim`` as written, when it is a (dotted) name."""
+def _fill_receiver(template: str, ctx: Context) -> str:
+    """A missing member's fix with ``{x}`` as the receiver of ``r.abs()`` / ``r.ndim`` is written:
+    bare as a call's argument (``pypto.abs(h * 2.0)``), parenthesized where it is an operand or a
+    receiver itself (``(h * 2.0).amax(dim)``); ``<the tensor>`` when it cannot be spelled."""
     node: object = ctx
     if isinstance(node, CallExpr):
         node = node.callee
-    if isinstance(node, MemberExpr):
-        return _dotted(node.expr) or "x"
-    return "x"
+    receiver = node.expr if isinstance(node, MemberExpr) else None
+    bare = expr_text(receiver) if receiver is not None else None
+    operand = operand_text(receiver) if receiver is not None else None
+    if bare is None or operand is None:
+        bare = operand = "<the tensor>"
+    parts = template.split("{x}")
+    out = parts[0]
+    for before, after in zip(parts, parts[1:]):
+        argument = before.endswith(("(", ", ")) and after.startswith((")", ","))
+        out += (bare if argument else operand) + after
+    return out
 
 
 def no_method(api: CheckerPluginInterface, name: str, receiver: str, ctx: Context) -> None:
     member = MISSING.get(name)
-    fix = member.fix.replace("{x}", receiver_text(ctx)) if member is not None else ""
+    fix = _fill_receiver(member.fix, ctx) if member is not None else ""
     call = member.spelled if member is not None else f".{name}()"
     if member is not None and member.broken_args is not None:
         message = (
@@ -120,21 +135,25 @@ def no_method(api: CheckerPluginInterface, name: str, receiver: str, ctx: Contex
 
 
 def transpose_attr(
-    api: CheckerPluginInterface, receiver: str, expr: str, rank: int | None, matmul_fix: str | None, ctx: Context
+    api: CheckerPluginInterface, receiver: str, expr: str | None, rank: int | None, matmul_fix: str | None,
+    ctx: Context,
 ) -> None:
+    """``expr``: the tensor ``.T`` is read on, as written (None: a form expr_text does not spell)."""
     if matmul_fix is not None:
         note = f"let the matmul transpose it: {matmul_fix}"
     else:
         swap = "0, 1" if rank is None or rank < 2 else f"{rank - 2}, {rank - 1}"
-        rank_text = "the tensor's rank" if rank is None else f"rank {rank} (as many entries as {expr} has dims)"
+        dims_of = expr if expr is not None else "the tensor"
+        rank_text = "the tensor's rank" if rank is None else f"rank {rank} (as many entries as {dims_of} has dims)"
         note = (
-            f"use pypto.transpose({expr}, {swap}); it needs a vec tile of {rank_text}; "
-            f"as a matmul operand, pass a_trans=True / b_trans=True to pypto.matmul instead"
+            f"use pypto.transpose({expr if expr is not None else '<the tensor>'}, {swap}); it needs a vec tile of "
+            f"{rank_text}; as a matmul operand, pass a_trans=True / b_trans=True to pypto.matmul instead"
         )
     report(
         api,
         codes.TRANSPOSE,
-        f'PyPTO tensors have no ".T" ({expr}: {receiver}); it fails at trace time with AttributeError',
+        f'PyPTO tensors have no ".T" ({expr if expr is not None else "receiver"}: {receiver}); it fails at trace '
+        "time with AttributeError",
         note,
         ctx,
         once=True,

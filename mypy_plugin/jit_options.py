@@ -1,4 +1,5 @@
-"""Keywords of ``pypto.frontend.jit(...)`` that PyPTO 0.2.0 does not have (rule: jit-keywords).
+"""Keywords of ``pypto.frontend.jit(...)`` that PyPTO 0.2.0 does not have (rule: jit-keywords); with
+another targeted release (``pypto_version``) they are accepted silently.
 
 0.2.0's ``jit`` raises ``TypeError: jit() got an unexpected keyword argument 'new_ir'`` when the
 module is imported. Code written for a newer PyPTO passes such keywords; the checker says so once
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from mypy.nodes import ARG_NAMED, CallExpr
 from mypy.plugin import FunctionSigContext
-from mypy.types import AnyType, FunctionLike, TypeOfAny
+from mypy.types import AnyType, CallableType, FunctionLike, TypeOfAny
 
 from . import errorcodes
 from .debug import degrade
@@ -42,12 +43,28 @@ def signature_hook(ctx: FunctionSigContext) -> FunctionLike:
             f"0.2.0's jit takes {taken}; the kernel is checked as a 0.2.0 kernel",
             ctx.context, once=True,
         )
-        anything = AnyType(TypeOfAny.special_form)
-        return sig.copy_modified(
-            arg_types=[*sig.arg_types, *(anything for _ in extra)],
-            arg_kinds=[*sig.arg_kinds, *(ARG_NAMED for _ in extra)],
-            arg_names=[*sig.arg_names, *extra],
-        )
+        return _taking(sig, extra)
     except Exception as err:  # never crash mypy
         degrade(err)
         return sig
+
+
+def accept_keywords(ctx: FunctionSigContext) -> FunctionLike:
+    """For a targeted release other than 0.2 (``pypto_version``): later releases' jit takes
+    keywords 0.2.0's does not (``new_ir``), so they are accepted as ``Any``, silently."""
+    sig = ctx.default_signature
+    try:
+        extra = unknown_keywords(ctx.context, sig.arg_names) if isinstance(ctx.context, CallExpr) else []
+        return _taking(sig, extra) if extra else sig
+    except Exception as err:  # never crash mypy
+        degrade(err)
+        return sig
+
+
+def _taking(sig: CallableType, extra: list[str]) -> CallableType:
+    anything = AnyType(TypeOfAny.special_form)
+    return sig.copy_modified(
+        arg_types=[*sig.arg_types, *(anything for _ in extra)],
+        arg_kinds=[*sig.arg_kinds, *(ARG_NAMED for _ in extra)],
+        arg_names=[*sig.arg_names, *extra],
+    )

@@ -21,7 +21,8 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
 
-from . import attribute_hooks, call_sites, config, helper_calls, hooks, jit_options, kernels, module_options, native_parse
+from . import attribute_hooks, call_sites, config, diagnostics, helper_calls, hooks, jit_options, kernels
+from . import module_options, native_parse
 from .annotations import analyze_tensor
 from .rewrite_markers import MARKER_FULLNAME, analyze_marker
 from .debug import degrade
@@ -73,6 +74,7 @@ class PyptoPlugin(Plugin):
         self.session = hooks.Session(self.config)
         self._helper_calls = helper_calls.HelperCalls(self.session)
         call_sites.ENABLED[0] = self.config.host_calls
+        diagnostics.RELEASE[0] = self.config.release
         # `dmypy run` loads the plugin again on each run and restarts when a plugin module's
         # __version__ differs from the running one's (mypy's plugins snapshot): so a changed
         # [pypto-stubs] option, or plugin code, restarts the daemon instead of going unseen.
@@ -143,7 +145,9 @@ class PyptoPlugin(Plugin):
         return self._helper_calls.hook if helper_calls.helper_function(sym.node) is not None else None
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        return jit_options.signature_hook if fullname == kernels.JIT else None
+        if fullname != kernels.JIT:
+            return None
+        return jit_options.signature_hook if self.config.has_jit_keyword_rule else jit_options.accept_keywords
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:

@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
-from mypy.nodes import CallExpr, Expression, MemberExpr, NameExpr, OpExpr, RefExpr
+from mypy.nodes import CallExpr, MemberExpr, NameExpr, OpExpr, RefExpr
+
+from .expr_text import expr_text
 
 
 def transposed_operand_fixes(e: CallExpr | OpExpr) -> dict[int, str]:
@@ -30,23 +32,17 @@ def transposed_operand_fixes(e: CallExpr | OpExpr) -> dict[int, str]:
             if name in flags and isinstance(arg, NameExpr) and arg.fullname in ("builtins.True", "builtins.False"):
                 flags[name] = arg.fullname == "builtins.True"
             elif name is None or name == "out_dtype":
-                out = _source(arg) or out
+                out = expr_text(arg) or out
     for operand, flag in ((lhs, "a_trans"), (rhs, "b_trans")):
         if isinstance(operand, MemberExpr) and operand.name == "T":
             new = dict(flags)
             new[flag] = not flags[flag]
-            left = _source(lhs.expr if operand is lhs and isinstance(lhs, MemberExpr) else lhs) or "a"
-            right = _source(rhs.expr if operand is rhs and isinstance(rhs, MemberExpr) else rhs) or "b"
+            # The operands as written ((h * 2.0).T gives h * 2.0); one it cannot spell: no
+            # matmul note (the attribute hook's own note names pypto.transpose and the flags).
+            left = expr_text(lhs.expr if operand is lhs and isinstance(lhs, MemberExpr) else lhs)
+            right = expr_text(rhs.expr if operand is rhs and isinstance(rhs, MemberExpr) else rhs)
+            if left is None or right is None:
+                continue
             extra = "".join(f", {k}=True" for k, v in new.items() if v)
             fixes[id(operand)] = f"pypto.matmul({left}, {right}, {out}{extra})"
     return fixes
-
-
-def _source(e: Expression) -> str | None:
-    """Source text of a name or dotted name."""
-    if isinstance(e, NameExpr):
-        return e.name
-    if isinstance(e, MemberExpr):
-        base = _source(e.expr)
-        return f"{base}.{e.name}" if base else None
-    return None

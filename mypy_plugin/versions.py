@@ -14,6 +14,12 @@ MYPY_RANGE: Final = ">=2.4.1,<2.5"
 TARGET_PYPTO: Final = "0.2.0"
 
 
+def release_label(pypto_version: str) -> str:
+    """The targeted PyPTO as messages name it: the configured ``pypto_version``, where "0.2" is
+    the release the checks were verified against (0.2.0)."""
+    return TARGET_PYPTO if TARGET_PYPTO.startswith(f"{pypto_version}.") else pypto_version
+
+
 def parse(version: str) -> tuple[int, ...]:
     """"2.4.1+dev.abc" -> (2, 4, 1)."""
     m = re.match(r"\d+(\.\d+)*", version.strip())

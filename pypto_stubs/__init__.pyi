@@ -394,6 +394,12 @@ class SymbolicScalar:
     def max(self, other: SymbolicScalar | int) -> SymbolicScalar: ...
 
 SymInt: TypeAlias = int | SymbolicScalar
+# A list of ints and SymbolicScalars (offsets, valid_shape, an inplace reshape's shape). mypy types
+# a list bound to a name, ``vs = [n, 64]`` with ``n`` a SymbolicScalar, as list[object] (the two
+# classes have no common base, so mypy joins them to object); 0.2.0 takes such a list, so
+# list[object] is accepted too. An inline list is still checked item by item, and list[str] or
+# list[float] stays an error.
+_SymInts: TypeAlias = Sequence[int | SymbolicScalar] | list[object]
 
 # What the mypy plugin gives for an item of ``x.shape`` it cannot pin down (a dynamic dim, or a
 # tensor of unknown shape): an int or a SymbolicScalar at run time, so both. Not ``Any``, which
@@ -435,7 +441,8 @@ _Scalar: TypeAlias = int | float
 _Operand: TypeAlias = Tensor | int | float
 _IndexItem: TypeAlias = int | SymbolicScalar | slice | EllipsisType
 _Key: TypeAlias = _IndexItem | tuple[_IndexItem, ...]
-_ShapeArg: TypeAlias = Sequence[int | SymbolicScalar | StatusType | EllipsisType]
+# A shape for Tensor / pypto.tensor: ``[n, 64]`` bound to a name is list[object] to mypy (see _SymInts).
+_ShapeArg: TypeAlias = Sequence[int | SymbolicScalar | StatusType | EllipsisType] | list[object]
 
 class Tensor(Generic[_S, _D]):
     """A PyPTO tensor. In annotations write ``pypto.Tensor([8, 16], pypto.DT_FP32)`` or
@@ -454,7 +461,7 @@ class Tensor(Generic[_S, _D]):
     ) -> None: ...
 
     # ---- indexing ---------------------------------------------------------------------------
-    def __getitem__(self, key: _Key, *, valid_shape: Sequence[int | SymbolicScalar] | None = None) -> Tensor: ...
+    def __getitem__(self, key: _Key, *, valid_shape: _SymInts | None = None) -> Tensor: ...
     def __setitem__(self, key: _Key, value: Tensor | _Scalar | Element | SymbolicScalar) -> None: ...
 
     # ---- arithmetic operators -----------------------------------------------------------------
@@ -537,25 +544,30 @@ class Tensor(Generic[_S, _D]):
     ) -> Tensor: ...
 
     # ---- shape / layout -----------------------------------------------------------------------
-    def assemble(self, input: Tensor, offsets: Sequence[int | SymbolicScalar]) -> None: ...
+    def assemble(self, input: Tensor, offsets: _SymInts) -> None: ...
+    # An inplace reshape takes SymbolicScalars in its shape; a copying one only ints
+    # (rule: dynamic-dim-in-shape-list).
+    @overload
+    def reshape(self, shape: _SymInts, *, valid_shape: _SymInts | None = None, inplace: Literal[True]) -> Tensor: ...
+    @overload
     def reshape(
         self,
         shape: Sequence[int],
         *,
-        valid_shape: Sequence[int | SymbolicScalar] | None = None,
+        valid_shape: _SymInts | None = None,
         inplace: bool = False,
     ) -> Tensor: ...
     def unsqueeze(self, dim: int) -> Tensor: ...
     def view(
         self,
         shape: Sequence[int],
-        offsets: Sequence[int | SymbolicScalar],
+        offsets: _SymInts,
         *,
-        valid_shape: Sequence[int | SymbolicScalar] | None = None,
+        valid_shape: _SymInts | None = None,
     ) -> Tensor: ...
     def clone(self) -> Tensor: ...
     def transpose(self, dim0: int, dim1: int) -> Tensor: ...
-    def expand_clone(self, shape: Sequence[int], *, valid_shape: Sequence[int | SymbolicScalar] | None = None) -> Tensor: ...
+    def expand_clone(self, shape: Sequence[int], *, valid_shape: _SymInts | None = None) -> Tensor: ...
     def pad(self, pad: Sequence[int], mode: str = "constant", value: _Float = 0.0) -> Tensor: ...
     def fillpad(self, mode: str = "constant", value: _Float = 0.0) -> Tensor: ...
 
@@ -816,32 +828,37 @@ def scaled_mm(
 # --------------------------------------------------------------------------------------------
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor: ...
+# An inplace reshape takes SymbolicScalars in its shape; a copying one only ints
+# (rule: dynamic-dim-in-shape-list).
+@overload
+def reshape(input: Tensor, shape: _SymInts, *, valid_shape: _SymInts | None = None, inplace: Literal[True]) -> Tensor: ...
+@overload
 def reshape(
     input: Tensor,
     shape: Sequence[int],
     *,
-    valid_shape: Sequence[int | SymbolicScalar] | None = None,
+    valid_shape: _SymInts | None = None,
     inplace: bool = False,
 ) -> Tensor: ...
 def view(
     input: Tensor,
     shape: Sequence[int] | None = None,
-    offsets: Sequence[int | SymbolicScalar] | None = None,
+    offsets: _SymInts | None = None,
     *,
-    valid_shape: Sequence[int | SymbolicScalar] | None = None,
+    valid_shape: _SymInts | None = None,
     dtype: DataType | None = None,
 ) -> Tensor: ...
 def unsqueeze(input: Tensor, dim: int) -> Tensor: ...
 def clone(input: Tensor) -> Tensor: ...
 @overload
-def assemble(src: Tensor, offsets: Sequence[int | SymbolicScalar], dst: Tensor) -> None: ...
+def assemble(src: Tensor, offsets: _SymInts, dst: Tensor) -> None: ...
 @overload
 def assemble(
-    srcs: Sequence[tuple[Tensor, Sequence[int | SymbolicScalar]]], dst: Tensor, *, parallel: bool = False
+    srcs: Sequence[tuple[Tensor, _SymInts]], dst: Tensor, *, parallel: bool = False
 ) -> None: ...
 def concat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor: ...
 def expand_clone(
-    input: Tensor, shape: Sequence[int], *, valid_shape: Sequence[int | SymbolicScalar] | None = None
+    input: Tensor, shape: Sequence[int], *, valid_shape: _SymInts | None = None
 ) -> Tensor: ...
 def cast(
     input: Tensor,
@@ -861,7 +878,7 @@ def full(
     fill_value: _Scalar | SymbolicScalar | Element,
     dtype: DataType,
     *,
-    valid_shape: Sequence[int | SymbolicScalar] | None = None,
+    valid_shape: _SymInts | None = None,
 ) -> Tensor: ...
 def zeros(*size: int | Sequence[int], dtype: DataType | None = None) -> Tensor: ...
 def ones(*size: int | Sequence[int], dtype: DataType | None = None) -> Tensor: ...

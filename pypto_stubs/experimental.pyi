@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from pypto import AtomicType, DataType, SymbolicScalar, Tensor
+from pypto import AtomicType, DataType, SymbolicScalar, Tensor, _SymInts
 from pypto.op.distributed import ShmemTensor
 from typing_extensions import TypeAlias
 
@@ -24,7 +24,7 @@ def get_operation_options() -> dict[str, _OptionValue]: ...
 def nop(in_tensors: Sequence[Tensor]) -> Tensor: ...
 def shmem_store(
     src: Tensor,
-    offsets: Sequence[int | SymbolicScalar],
+    offsets: _SymInts,
     dst: ShmemTensor,
     dst_pe: int | SymbolicScalar,
     *,
@@ -35,8 +35,8 @@ def shmem_load(
     src: ShmemTensor,
     src_pe: int | SymbolicScalar,
     shape: Sequence[int] | None = None,
-    offsets: Sequence[int | SymbolicScalar] | None = None,
+    offsets: _SymInts | None = None,
     *,
     pred: Sequence[Tensor] | None = None,
-    valid_shape: Sequence[int | SymbolicScalar] | None = None,
+    valid_shape: _SymInts | None = None,
 ) -> Tensor: ...

@@ -142,7 +142,7 @@ _SHOWN = [
     'k.py:15: error: Too many positional arguments for "full"  [call-arg]',
     'k.py:15: note: "full" defined in "pypto"',
     'k.py:15: error: Argument 4 to "full" has incompatible type "int"; '
-    'expected "Sequence[int | SymbolicScalar] | None"  [arg-type]',
+    'expected "Sequence[int | SymbolicScalar] | list[object] | None"  [arg-type]',
 ]
 _HIDDEN = [
     'k.py:2: error: Cannot find implementation or library stub for module named "not_a_module"  [import-not-found]',

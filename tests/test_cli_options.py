@@ -55,7 +55,8 @@ def test_fix_option_misuse_is_refused_not_passed_to_mypy(
     assert f"pypto-check: {expected}" in err
 
 
-def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+def test_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)  # no config: the default release
     assert main(["--version"]) == 0
     out = capsys.readouterr().out
     assert out == (
@@ -63,6 +64,26 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         f"targets PyPTO {TARGET_PYPTO}\n"
     )
     assert "unknown" not in out  # the package is installed
+
+
+def test_version_names_the_configured_release(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # pypto_version = "0.3" in the config pypto-check would use: it targets 0.3, not 0.2.0.
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mypy]\nplugins = ["mypy_plugin"]\n\n[tool.pypto-stubs]\npypto_version = "0.3"\n'
+    )
+    (tmp_path / "other.ini").write_text("[mypy]\nplugins = mypy_plugin\n\n[pypto-stubs]\npypto_version = 0.2\n")
+    (tmp_path / "bad.ini").write_text("[mypy]\nplugins = mypy_plugin\n\n[pypto-stubs]\npypto_version = 3\n")
+    monkeypatch.chdir(tmp_path)
+    head = f"pypto-check {pypto_stubs_version()} (pypto-stubs), mypy {mypy.version.__version__}, targets PyPTO"
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"{head} 0.3 (pypto_version in pyproject.toml; verified on {TARGET_PYPTO})\n"
+    assert main(["--version", "--", "--config-file", "other.ini"]) == 0
+    assert capsys.readouterr().out == f"{head} {TARGET_PYPTO}\n"
+    assert main(["--version", "--", "--config-file=bad.ini"]) == 2
+    assert capsys.readouterr().err == (
+        'bad.ini: error: [pypto-stubs] pypto_version must be a PyPTO release like "0.2" or "0.3.1", not "3"\n'
+    )
 
 
 def test_help_lists_outputs_exit_codes_and_codes(capsys: pytest.CaptureFixture[str]) -> None:

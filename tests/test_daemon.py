@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -172,3 +173,27 @@ def test_dmypy_accepts_pypto_codes_in_options(tmp_path: Path, option: str) -> No
     assert out.returncode in (0, 1), out.stdout + out.stderr
     assert _lines(out.stdout) == _lines(again.stdout) == _cold(tmp_path)
     assert ("pypto-transpose" in out.stdout) == ("disable" not in option)
+
+
+def test_foreground_daemon_accepts_pypto_codes_in_options(tmp_path: Path) -> None:
+    """`dmypy daemon` serves in the foreground (no fork): the codes are known there too."""
+    _project(tmp_path, {"kernel.py": TRANSPOSE_KERNEL, "mypy.ini": f"{INI}disable_error_code = pypto-transpose\n"})
+    daemon = Daemon(tmp_path)
+    server = subprocess.Popen([*daemon.cmd, "daemon", "--", "--config-file", "mypy.ini"], cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        for _ in range(600):  # the status file appears once the daemon listens
+            if (tmp_path / ".dmypy.json").exists() or server.poll() is not None:
+                break
+            time.sleep(0.1)
+        out = daemon("run", "--", "--config-file", "mypy.ini", "kernel.py")
+    finally:
+        daemon.stop()
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log = server.communicate()[0]
+    assert "Traceback" not in log and "KeyError" not in log, log
+    assert out.returncode == 0, out.stdout + out.stderr + log
+    assert _lines(out.stdout) == _cold(tmp_path) == []

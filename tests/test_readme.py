@@ -16,11 +16,17 @@ import jsonschema
 import pytest
 import yaml
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
 from mypy_plugin.cli import options
 from mypy_plugin.config import load
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+PROJECT_EXTRAS = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
 _FENCE = re.compile(r"^( *)```(\w+)\n(.*?)^\1```$", re.S | re.M)
 
 
@@ -51,6 +57,23 @@ def _pypto_check(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     exe = shutil.which("pypto-check", path=_env()["PATH"])
     cmd = [exe] if exe else [sys.executable, "-m", "mypy_plugin.cli"]
     return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, check=False, env=_env())
+
+
+_PIP_INSTALL = re.compile(r"pip install((?: -[-\w]+)*) ([^\s`]+)")
+
+
+def test_every_pip_install_works_from_a_clone() -> None:
+    # pypto-stubs is installed from its repository (not from a package index): a target is the
+    # clone (".", '".[guard]"') with extras pyproject.toml defines, or a variable the reader sets.
+    extras = set(PROJECT_EXTRAS)
+    targets = [m.group(2).strip("\"'") for m in _PIP_INSTALL.finditer(README)]
+    assert len(targets) >= 5
+    for target in targets:
+        if target.startswith("$"):
+            continue
+        m = re.fullmatch(r"\.(?:\[([\w,-]+)\])?", target)
+        assert m is not None, f"pip install {target}: not the clone"
+        assert set((m.group(1) or "").split(",")) - {""} <= extras, target
 
 
 @pytest.mark.parametrize("name, contains", [("pyproject.toml", "[tool.mypy]"), ("mypy.ini", "[pypto-stubs]")])
@@ -174,3 +197,35 @@ def test_coverage_example_lines_are_a_real_run(tmp_path: Path) -> None:
     lines = _pypto_check("--coverage", "examples", cwd=tmp_path).stdout.splitlines()
     shown = [line for line in block.splitlines()[1:] if line != "..."]
     assert shown and all(line in lines for line in shown), (shown, lines)
+
+
+def test_daemon_torch_stand_in_is_a_real_setup(tmp_path: Path) -> None:
+    # The README's advice for dmypy with torch (mypy 2.4.1's daemon crashes on follow_imports =
+    # skip for an installed package after an edit): a stand-in stub through mypy_path. The daemon
+    # then reads the host call's tensors after edits, as a cold run does, and never analyses torch.
+    assert "follow_imports = skip" in README.split("**Do not give the daemon `follow_imports = skip`", 1)[1][:100]
+    (tmp_path / "mypy.ini").write_text(_block("ini", "mypy_path = typings"))
+    (tmp_path / "typings" / "torch").mkdir(parents=True)
+    (tmp_path / "typings" / "torch" / "__init__.pyi").write_text(_block("python", "# typings/torch/__init__.pyi"))
+    shutil.copy(ROOT / "examples" / "host_calls_bad.py", tmp_path / "k.py")
+    dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(tmp_path / ".dmypy.json")]
+    run = [*dmypy, "run", "--", "--config-file", "mypy.ini", "k.py"]
+
+    def daemon() -> list[str]:
+        out = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True, check=False, timeout=300)
+        assert "Daemon crashed" not in out.stdout + out.stderr, out.stdout + out.stderr
+        return [line for line in out.stdout.splitlines() if ": error:" in line]
+
+    try:
+        before = daemon()
+        text = (tmp_path / "k.py").read_text()
+        (tmp_path / "k.py").write_text(text.replace("for hidden in (64, 128):", "for hidden in (64, 64):"))
+        st = (tmp_path / "k.py").stat()
+        os.utime(tmp_path / "k.py", (st.st_atime + 5, st.st_mtime + 5))
+        after = daemon()
+    finally:
+        subprocess.run([*dmypy, "stop"], cwd=tmp_path, capture_output=True, check=False, timeout=60)
+    cold = subprocess.run([sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--no-incremental", "k.py"],
+                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert after == [line for line in cold.stdout.splitlines() if ": error:" in line]
+    assert len(before) == 2 and len(after) == 1, (before, after)

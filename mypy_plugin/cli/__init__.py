@@ -16,6 +16,7 @@ from pathlib import Path
 from mypy import api
 from mypy.version import __version__ as mypy_version
 
+from .. import config
 from ..fix import fix_command
 from ..versions import TARGET_PYPTO, pypto_stubs_version
 from .. import mypy_output as records
@@ -37,8 +38,7 @@ _PARSEABLE = ["--show-column-numbers", "--show-error-end", "--show-error-codes",
 def main(argv: Sequence[str] | None = None) -> int:
     opts = options.parse(list(sys.argv[1:] if argv is None else argv))
     if opts.version:
-        print(f"pypto-check {pypto_stubs_version()} (pypto-stubs), mypy {mypy_version}, targets PyPTO {TARGET_PYPTO}")
-        return 0
+        return _version(opts)
     if opts.list_codes:
         sys.stdout.write(list_codes())
         return 0
@@ -58,6 +58,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem is not None:
         return _emit(opts, formats.Report(2, [], fatal=[f"pypto-check: {problem}"]))
     return _check(opts)
+
+
+def _version(opts: options.Options) -> int:
+    """The versions, with the PyPTO release the config pypto-check would use targets."""
+    given = next((a.split("=", 1)[1] for a in opts.mypy_args if a.startswith("--config-file=")), None)
+    if "--config-file" in opts.mypy_args[:-1]:
+        given = opts.mypy_args[opts.mypy_args.index("--config-file") + 1]
+    found, enabled = find_config(Path.cwd()) if given is None else (Path(given), True)
+    try:
+        release = config.load(str(found) if found is not None and enabled else None).release
+    except config.ConfigError as err:
+        sys.stderr.write(f"{given or _shown(found or Path())}: error: {err}\n")
+        return 2
+    where = given or _shown(found or Path())
+    verified = "" if release == TARGET_PYPTO else f" (pypto_version in {where}; verified on {TARGET_PYPTO})"
+    print(f"pypto-check {pypto_stubs_version()} (pypto-stubs), mypy {mypy_version}, targets PyPTO {release}{verified}")
+    return 0
 
 
 def _check(opts: options.Options) -> int:

@@ -80,7 +80,7 @@ def matmul_dtypes(c: Call) -> ShapeError | None:
             "pypto-matmul-dtype",
             f"{c.label} of {x.dtype} and {y.dtype} inputs; matmul needs identical input dtypes "
             "(ValueError: Non-FP8 inputs require identical dtypes.)",
-            f"cast one operand first, e.g. pypto.cast({c.args.source(rhs_key, 1) or 'b'}, pypto.{x.dtype})",
+            f"cast one operand first, e.g. pypto.cast({c.args.text(rhs_key, 1) or '<mat2>'}, pypto.{x.dtype})",
         )
     if not c.row.explicit_matmul:  # `@` picks its out dtype from the right operand
         if y.dtype is not None and y.dtype not in _OPERATOR_RHS:

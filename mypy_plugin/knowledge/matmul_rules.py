@@ -38,7 +38,7 @@ def check_matmul_k(x: Shape, y: Shape, a_trans: bool, b_trans: bool, call: str) 
 
 
 def _matmul_call(a: Args, rhs_key: str, out: str | None, a_trans: bool) -> str:
-    lhs, rhs = a.source("input", 0) or "a", a.source(rhs_key, 1) or "b"
+    lhs, rhs = a.text("input", 0) or "<input>", a.text(rhs_key, 1) or "<mat2>"
     flags = ", a_trans=True" if a_trans else ""
     return f"pypto.matmul({lhs}, {rhs}, {out or 'out_dtype'}{flags}, b_trans={{b_trans}})"
 
@@ -52,7 +52,7 @@ def matmul(a: Args, check: bool = True) -> Result:
     if a_trans is None or b_trans is None:
         return TensorVal(None, a.dtype("out_dtype", 2))
     if check:
-        call = _matmul_call(a, "mat2", a.source("out_dtype", 2), a_trans)
+        call = _matmul_call(a, "mat2", a.text("out_dtype", 2), a_trans)
         check_matmul_k(x.shape, y.shape, a_trans, b_trans, call)
     return TensorVal(shapes.matmul(x.shape, y.shape, a_trans, b_trans), a.dtype("out_dtype", 2))
 

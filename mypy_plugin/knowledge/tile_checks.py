@@ -48,7 +48,7 @@ def reduce_align(c: Call) -> ShapeError | None:
         label += f" (reduced as {dtype})"
     k = x.shape[-1] if x.shape[-1] is not None else "K"
     ones = f"ones = pypto.full([{k}, 1], 1.0, pypto.{x.dtype})"
-    alt = f"or reduce with a ones vector: pypto.matmul({a.source('input', 0) or 'x'}, ones, pypto.DT_FP32) with {ones}"
+    alt = f"or reduce with a ones vector: pypto.matmul({a.text('input', 0) or '<input>'}, ones, pypto.DT_FP32) with {ones}"
     tile = env.vec[rank - 1] if isinstance(env.vec, tuple) and len(env.vec) >= rank else None
     if isinstance(env.vec, tuple) and len(env.vec) < rank:
         return None  # tile rank < tensor rank: undefined behaviour in 0.2.0 (rule: vec-tile-rank), not this rule

@@ -4,7 +4,7 @@ the shared-memory (shmem) communication ops."""
 from collections.abc import Sequence
 from typing import Any
 
-from pypto import AtomicType, DataType, OpType, SymbolicScalar, Tensor
+from pypto import AtomicType, DataType, OpType, SymbolicScalar, Tensor, _SymInts
 
 class ShmemTensor:
     """A tensor in symmetric (shared) memory (``pypto.tensor.ShmemTensor`` at runtime)."""
@@ -18,13 +18,13 @@ def create_shmem_signal(group_name: str, n_pes: int) -> ShmemTensor: ...
 def shmem_view(
     src: ShmemTensor,
     shape: Sequence[int],
-    offsets: Sequence[int | SymbolicScalar],
+    offsets: _SymInts,
     *,
-    valid_shape: Sequence[int | SymbolicScalar] | None = None,
+    valid_shape: _SymInts | None = None,
 ) -> ShmemTensor: ...
 def shmem_put(
     src: Tensor,
-    offsets: Sequence[int | SymbolicScalar],
+    offsets: _SymInts,
     dst: ShmemTensor,
     dst_pe: int | SymbolicScalar,
     *,
@@ -35,9 +35,9 @@ def shmem_get(
     src: ShmemTensor,
     src_pe: int | SymbolicScalar,
     shape: Sequence[int] | None = None,
-    offsets: Sequence[int | SymbolicScalar] | None = None,
+    offsets: _SymInts | None = None,
     *,
-    valid_shape: Sequence[int | SymbolicScalar] | None = None,
+    valid_shape: _SymInts | None = None,
     pred: Sequence[Tensor] | None = None,
 ) -> Tensor: ...
 def shmem_signal(
@@ -45,7 +45,7 @@ def shmem_signal(
     src_pe: int | SymbolicScalar,
     signal: int,
     shape: Sequence[int] | None = None,
-    offsets: Sequence[int | SymbolicScalar] | None = None,
+    offsets: _SymInts | None = None,
     *,
     target_pe: int | SymbolicScalar,
     sig_op: AtomicType = ...,
@@ -56,7 +56,7 @@ def shmem_wait_until(
     src_pe: int | SymbolicScalar,
     cmp_value: int = 0,
     shape: Sequence[int] | None = None,
-    offsets: Sequence[int | SymbolicScalar] | None = None,
+    offsets: _SymInts | None = None,
     *,
     cmp: OpType = ...,
     clear_signal: bool = False,
@@ -66,7 +66,7 @@ def shmem_barrier_all(src: ShmemTensor, pred: Sequence[Tensor] | None = None) ->
 def shmem_clear_data(
     src: ShmemTensor,
     shape: Sequence[int] | None = None,
-    offsets: Sequence[int | SymbolicScalar] | None = None,
+    offsets: _SymInts | None = None,
     *,
     pred: Sequence[Tensor] | None = None,
 ) -> Tensor: ...

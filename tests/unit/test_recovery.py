@@ -58,6 +58,9 @@ class FakeArgs:
     def source(self, key: Key, pos: int) -> str | None:
         return None
 
+    def text(self, key: Key, pos: int) -> str | None:
+        return None
+
 
 X = TensorVal((8, 16), "DT_FP32")
 
