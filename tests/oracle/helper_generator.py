@@ -5,112 +5,45 @@ The tile setting is global state, so where a tile is set is the point of each ca
 - ``kernel``: the kernel sets the tile, the innermost helper's op runs under it;
 - ``helper``: a helper (at some depth) sets it before the op;
 - ``override``: the kernel sets one tile, a helper another, and the op runs under the helper's;
+- ``twice``: the kernel calls the helper twice, under two tiles of its own;
+- ``sibling``: a first helper sets the tile, the op of a second helper called after it runs under it;
 - ``kernel_after``: the helper's op runs under the kernel's tile, then the kernel sets another one
   for its own reduction after the call;
 - ``helper_after``: the helper sets the tile, and the kernel's reduction after the call runs under it;
 - ``none``: no tile at all.
-Matmul cases do the same with the cube tile. Tiles are literals, module constants, list arithmetic
-(``[8] * len(a.shape)``, ``[1] * (rank - 1) + [64]``), comprehensions with an item assignment, and
-lists or ints passed as helper parameters (``helper_tiles.py``). Helper parameters are unannotated,
-partly annotated (``x: pypto.Tensor, eps, hidden``) or annotated.
+Matmul cases do the same with the cube tile (``param``: three list parameters). How tiles are
+written and passed is ``helper_tiles.py``; helper parameters are unannotated, partly annotated
+(``x: pypto.Tensor, eps, hidden``) or annotated.
 
 Each case is meant to compile or to fail at one op (its ``site``), about half each. The generator's
 prediction (``expect``) only keeps that mix and pins the structure in tests: the compiler decides.
-The compiler's marker names the kernel's line that calls the outermost helper (``blame_line``); the
-checker names the helper's op (``site_line``), and ``trace_lines`` maps one onto the other.
-
-Forms the checker does not follow yet (``GAPS``, each pinned by a known-gap regression kernel) are
-generated only with ``gaps=True``.
+The compiler's marker names a kernel line (``blame_line``: the call of the outermost helper, or the
+kernel's own op); the checker names the helper's op (``site_line``). Forms the checker does not
+follow yet (``GAPS``, each pinned by known-gap regression kernels) come only with ``gaps=True``.
+``@pypto.frontend.function`` helpers are not generated: 0.2.0 fails on them with an unrelated
+``not enough values to unpack``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import strategies as st
 
-from .generator import BYTES, JIT, TORCH_DT, Case, _param_src, reduce_shape, shapes
+from .generator import BYTES, TORCH_DT, reduce_shape, shapes
+from .helper_case import HelperCase
 from .helper_tiles import GAPS, Chain, Helper, TileSpec, cube_stmts, vec_stmts
 
-__all__ = ["GAPS", "Helper", "HelperCase", "generate_helpers", "helper_cases"]
+__all__ = ["GAPS", "Helper", "HelperCase", "generate_helpers", "helper_cases", "verdict"]
 
 FLOATS = ["FP32", "FP16", "BF16"]
 REDUCE_DT = ["FP32", "FP16", "BF16", "INT8", "INT32"]
 REDUCTIONS = ("sum", "amax", "amin")
-# ops whose result has the input's shape (a kernel writes it, or reduces the input after the call)
-SAME_SHAPE = ("center", "layernorm", "softmax", "elementwise")
 NAMES = {1: ["core"], 2: ["block", "core"], 3: ["forward", "block", "core"]}
+VEC_PLANS = ["kernel", "helper", "override", "twice", "sibling", "kernel_after", "helper_after", "none"]
+MM_PLANS = ["kernel", "helper", "override", "param", "none"]
+Stmts = list[tuple[str, str]]
 
-
-@dataclass
-class HelperCase(Case):
-    helpers: list[Helper] = field(default_factory=list)  # outermost first
-    host: list[str] = field(default_factory=list)  # body of run(): one call of the kernel
-    plan: str = ""
-    site: tuple[str, int] | None = None  # (function, body index) of the op meant to fail; None: meant to compile
-    expect: str = "OK"  # the generator's prediction (not a verdict)
-    # filled by render()
-    lines_of: dict[str, list[int]] = field(default_factory=dict)  # function -> line of each statement
-    spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # helper -> (def line, last line)
-    call_lines: list[int] = field(default_factory=list)  # kernel lines calling the outermost helper
-
-    def render(self) -> str:
-        lines = ["import pypto", "import torch"] + ([""] + self.pre if self.pre else [])
-        self.lines_of, self.spans = {}, {}
-        for h in reversed(self.helpers):  # innermost first: each defined before its caller
-            lines += ["", "", f"def {h.name}({', '.join(h.params)}){h.ret}:"]
-            start = len(lines)
-            self.lines_of[h.name] = []
-            for _, src in h.body:
-                lines.append("    " + src)
-                self.lines_of[h.name].append(len(lines))
-            self.spans[h.name] = (start, len(lines))
-        lines += ["", "", JIT]
-        lines.append(f"def {self.name}({', '.join(_param_src(n, s, d, self.ann) for n, s, d in self.params)}):")
-        self.def_line = len(lines)
-        self.stmt_lines, self.lines_of[self.name] = [], []
-        for role, src in self.body:
-            lines.append("    " + src)
-            self.stmt_lines.append((len(lines), role, src))
-            self.lines_of[self.name].append(len(lines))
-        outer = self.helpers[0].name
-        self.call_lines = [ln for ln, _, src in self.stmt_lines if f"{outer}(" in src]
-        lines += ["", "", "def run() -> None:"] + ["    " + h for h in self.host] + [""]
-        self.source = "\n".join(lines)
-        return self.source
-
-    def op_lines(self) -> list[int]:
-        """Lines that may run an op (candidates for an error without a marker): the kernel's and
-        every helper's statements except tile setters and list building."""
-        out = [ln for ln, role, _ in self.stmt_lines if role not in ("tile", "cube", "list")]
-        for h in self.helpers:
-            out += [ln for ln, (role, _) in zip(self.lines_of[h.name], h.body) if role not in ("tile", "cube", "list")]
-        return sorted(out)
-
-    def trace_lines(self, line: int) -> set[int]:
-        """A line inside a helper stands for the kernel lines that call the outermost helper (the
-        compiler's marker names those); any other line for itself."""
-        if any(a <= line <= b for a, b in self.spans.values()):
-            return set(self.call_lines)
-        return {line}
-
-    @property
-    def site_line(self) -> int | None:
-        return None if self.site is None else self.lines_of[self.site[0]][self.site[1]]
-
-    @property
-    def blame_line(self) -> int | None:
-        """The line the compiler's marker should name for the site."""
-        if self.site is None or self.site[0] == self.name:
-            return self.site_line
-        return self.call_lines[0]
-
-    def host_call(self, module: str) -> str:
-        return "\n".join(["import pypto", f"import {module} as m", "", "m.run()", 'print("ORACLE_OK", flush=True)', ""])
-
-
-# --- the prediction ------------------------------------------------------------------------------
 
 def verdict(op: str, dt: str, rank: int, tile: list[int] | None) -> str:
     """What 0.2.0 says about ``op`` on a rank-``rank`` ``dt`` tensor under ``tile`` (rules:
@@ -140,110 +73,143 @@ def _tile(draw: Any, op: str, dt: str, rank: int, good: bool) -> list[int]:
     return [c] * (rank - 1) + [last]
 
 
-# --- the innermost helper's op --------------------------------------------------------------------
-
-def _ops(draw: Any, op: str, dt: str, keepdim: bool) -> tuple[list[tuple[str, str]], int, list[str]]:
-    """(statements, index of the op that may fail, extra parameters it reads) on the parameter x."""
+def _ops(draw: Any, op: str, dt: str, keepdim: bool, rank: int) -> tuple[Stmts, list[str]]:
+    """The innermost helper's statements on its parameter x (the first runs the op that may
+    fail), and the extra parameters they read."""
     kd = f", keepdim={keepdim}" if keepdim or draw(st.booleans()) else ""
     if op in REDUCTIONS:
         expr = draw(st.sampled_from([f"x.{op}(-1{kd})", f"pypto.{op}(x, -1{kd})"]))
         if draw(st.booleans()):
-            return [("op", f"s = {expr}"), ("op", "return s")], 0, []
-        return [("op", f"return {expr}")], 0, []
+            return [("op", f"s = {expr}"), ("op", "return s")], []
+        return [("op", f"return {expr}")], []
     if op == "center":
         red = draw(st.sampled_from(REDUCTIONS))
-        return [("op", f"m = x.{red}(-1, keepdim=True)"), ("op", "return x - m")], 0, []
-    if op == "layernorm":
-        return [("op", "mean = x.sum(-1, keepdim=True) / hidden"), ("op", "return (x - mean) + eps")], 0, ["eps", "hidden"]
+        return [("op", f"m = x.{red}(-1, keepdim=True)"), ("op", "return x - m")], []
+    if op == "layernorm":  # sometimes with a [1, C] or [C] gamma (on 3-D it would expand two axes)
+        last = "return (x - mean) * gamma + eps" if rank <= 2 and draw(st.booleans()) else "return (x - mean) + eps"
+        return [("op", "mean = x.sum(-1, keepdim=True) / hidden"), ("op", last)], ["eps", "hidden"]
     if op == "softmax":
-        return [("op", draw(st.sampled_from(["return pypto.softmax(x, -1)", "return x.softmax(-1)"])))], 0, []
+        return [("op", draw(st.sampled_from(["return pypto.softmax(x, -1)", "return x.softmax(-1)"])))], []
     forms = ["return x * scale", "return x + x"] + (
         ["return pypto.exp(x)", "return pypto.sigmoid(x) * scale"] if dt in FLOATS else [])
     src = draw(st.sampled_from(forms))
-    return [("op", src)], 0, ["scale"] if "scale" in src else []
+    return [("op", src)], ["scale"] if "scale" in src else []
+
+
+def _kernel_tile(draw: Any, tile: list[int], chain: Chain, name: str = "tile") -> Stmts:
+    return vec_stmts(draw, TileSpec(tile, "kernel", "a", name=name), chain)
+
+
+def _setup_chain(draw: Any, a: list[int], dt: str, gaps: bool, tile: list[int]) -> tuple[Chain, list[Helper]]:
+    """The first helper of the plan ``sibling``: sets ``tile`` and scales its input (two levels,
+    the setter inside, only with ``gaps``)."""
+    levels = 2 if gaps and draw(st.integers(0, 2)) == 0 else 1
+    setup = Chain(draw, ["prepare", "setup"][-levels:], a, dt, gaps, [], const="TILE_S")
+    setup.set_at(levels - 1, vec_stmts(draw, TileSpec(tile, "helper", "x", levels - 1), setup))
+    if levels == 2:
+        setup.gaps_used.append("inner_setter_after")
+    return setup, setup.helpers([("op", "return x * 2.0" if dt in FLOATS else "return x + x")])
 
 
 @st.composite
 def vec_helper_case(draw: Any, gaps: bool = False) -> HelperCase:
-    plan = draw(st.sampled_from(["kernel"] * 3 + ["helper"] * 3 + ["override"] * 3 + ["kernel_after"] * 2
-                                + ["helper_after"] * 2 + ["none"]))
+    plan = draw(st.sampled_from(VEC_PLANS))
     after = plan in ("kernel_after", "helper_after")
     op = draw(st.sampled_from(["sum", "amax", "amin", "center", "layernorm", "softmax", "elementwise"]))
-    if plan == "helper_after" or (after and op not in SAME_SHAPE):
+    if plan == "helper_after" or (after and op in REDUCTIONS):
         op = "elementwise"  # runs under the tile meant for the kernel's reduction after the call
+    if plan == "sibling" and op == "elementwise":
+        op = "sum"  # the first helper's elementwise op runs under the same tile
     bad = plan == "none" or draw(st.integers(0, 4)) < 2  # 40%: the plan "none" adds its own bad cases
     dt = draw(st.sampled_from(FLOATS if op in ("layernorm", "softmax") else REDUCE_DT))
-    short = op == "elementwise" and bad and plan in ("kernel", "helper", "override")  # a tile short of the rank
+    short = op == "elementwise" and bad and plan in ("kernel", "helper", "override", "twice")  # a tile short of the rank
     a = draw(shapes(2 if short else 1, 3, 2048))
     rank, levels, keepdim = len(a), draw(st.integers(1, 3)), draw(st.booleans())
     depth = draw(st.integers(0, levels - 1))
-    ops, site_index, extras = _ops(draw, op, dt, keepdim)
-    chain = Chain(draw, NAMES[levels], a, dt, gaps, extras)
+    ops, extras = _ops(draw, op, dt, keepdim, rank)
+    tensors = ("a", "g") if "gamma" in ops[-1][1] else ("a",)
+    chain = Chain(draw, NAMES[levels], a, dt, gaps, extras, tensors=("x", "gamma")[:len(tensors)])
     if plan == "helper_after" and depth > 0:
-        if not gaps:
-            depth = 0
-        else:
+        if gaps:
             chain.gaps_used.append("inner_setter_after")
-    kernel: list[tuple[str, str]] = []
-    feats: dict[str, Any] = {"plan": plan, "op": op, "dt": dt, "levels": levels, "depth": depth}
-    red = draw(st.sampled_from(REDUCTIONS))  # the kernel's reduction after the call
-    if not after:
-        tile = None if plan == "none" else _tile(draw, op, dt, rank, not bad)
-        expect = verdict(op, dt, rank, tile)
-        if plan in ("kernel", "override"):  # the override's kernel tile is meant for the other verdict
-            first = tile if plan == "kernel" else _tile(draw, op, dt, rank, bad)
-            kernel += vec_stmts(draw, TileSpec(first or [], "kernel", "a"), chain)
-        if plan in ("helper", "override"):
-            chain.set_at(depth, vec_stmts(draw, TileSpec(tile or [], "helper", "x", depth), chain))
-        if plan == "none":
-            feats.update(reduction=op != "elementwise", tile="none")  # a reduction with no tile crashes
-        elif not short:
-            chain.pre_op_from = 0 if plan == "kernel" else depth
-    else:
-        after_tile = _tile(draw, red, dt, rank, not bad)
-        expect = verdict(red, dt, rank, after_tile)
-        if plan == "kernel_after":
-            # an elementwise op takes any tile: the first one is then meant for the other verdict
-            first = _tile(draw, red, dt, rank, bad) if op == "elementwise" else _tile(draw, op, dt, rank, True)
-            kernel += vec_stmts(draw, TileSpec(first, "kernel", "a"), chain)
-            chain.pre_op_from = 0
         else:
-            if draw(st.booleans()):  # a kernel tile the helper replaces
-                kernel += vec_stmts(draw, TileSpec(_tile(draw, red, dt, rank, bad), "kernel", "a"), chain)
-            chain.set_at(depth, vec_stmts(draw, TileSpec(after_tile, "helper", "x", depth), chain))
-            chain.pre_op_from = depth
+            depth = 0  # a setter two levels down does not reach the kernel's later ops (a known gap)
+    kernel: Stmts = []
+    extra: list[Helper] = []
+    feats: dict[str, Any] = {"plan": plan, "op": op, "dt": dt, "levels": levels, "depth": depth}
+    result = reduce_shape(a, -1, keepdim) if op in REDUCTIONS else list(a)
+    red = draw(st.sampled_from(REDUCTIONS))  # the kernel's reduction after the call
+    tile = None if plan == "none" else _tile(draw, red if after else op, dt, rank, not bad)
+    expect = verdict(red if after else op, dt, rank, tile)
+    first_bad = plan == "twice" and bad and draw(st.booleans())  # which of the two calls fails
+    first: list[int] | None = None  # the kernel's tile before the call
+    if plan == "kernel":
+        first = tile
+    elif plan == "twice":
+        first = _tile(draw, op, dt, rank, not first_bad)
+        expect = verdict(op, dt, rank, first) if first_bad else expect
+    elif plan == "kernel_after":  # the helper's op runs under it; an elementwise op takes any tile
+        first = _tile(draw, red, dt, rank, bad) if op == "elementwise" else _tile(draw, op, dt, rank, True)
+    elif plan == "override" or (plan in ("helper_after", "sibling") and draw(st.booleans())):
+        first = _tile(draw, red if after else op, dt, rank, bad)  # replaced: meant for the other verdict
+    if first is not None:
+        kernel += _kernel_tile(draw, first, chain)
+    if plan in ("helper", "override", "helper_after") and tile is not None:
+        chain.set_at(depth, vec_stmts(draw, TileSpec(tile, "helper", "x", depth), chain))
+    if plan != "none" and not short:
+        chain.pre_op_from = depth if plan in ("helper", "override", "helper_after") else 0
+    if plan == "sibling" and tile is not None:
+        setup, extra = _setup_chain(draw, a, dt, gaps, tile)
+        kernel += setup.kernel_lists + [("write", f"o1[:] = {setup.call('a')}")]
+        chain.pre += setup.pre
+        chain.forms += setup.forms
+        chain.gaps_used += setup.gaps_used
     helpers = chain.helpers(ops)
     kernel += chain.kernel_lists
-    call = chain.call("a")
     params: list[tuple[str, Any, str]] = [("a", a, dt)]
+    if len(tensors) == 2:
+        params.append(("g", draw(st.sampled_from([[1, a[-1]], [a[-1]]])) if rank > 1 else [a[-1]], dt))
+    site: tuple[str, int] = (helpers[-1].name, len(helpers[-1].body) - len(ops))
+    first_call = 0
+    if plan == "sibling":
+        params.append(("o1", list(a), dt))
+    if plan == "twice":
+        kernel.append(("write", f"o1[:] = {chain.call(*tensors)}"))
+        params.append(("o1", result, dt))
+        first_call = len(kernel) - 1
+        if not first_bad:
+            kernel += _kernel_tile(draw, tile or [], chain, name="tile_after")
     if not after:
-        kernel.append(("write", f"out[:] = {call}"))
-        params.append(("out", reduce_shape(a, -1, keepdim) if op in REDUCTIONS else list(a), dt))
-        site = (helpers[-1].name, len(helpers[-1].body) - len(ops) + site_index)
+        blame = first_call if first_bad else len(kernel)
+        kernel.append(("write", f"out[:] = {chain.call(*tensors)}"))
+        params.append(("out", result, dt))
+        if plan == "none":
+            feats.update(reduction=op != "elementwise", tile="none")  # a reduction with no tile crashes
     else:
         on_result = gaps and draw(st.integers(0, 3)) == 0  # the kernel reduces what the helper returned
         if on_result:
             chain.gaps_used.append("op_on_result")
-            kernel.append(("op", f"t = {call}"))
+            kernel.append(("op", f"t = {chain.call(*tensors)}"))
         else:
-            kernel.append(("write", f"o1[:] = {call}"))
+            kernel.append(("write", f"o1[:] = {chain.call(*tensors)}"))
             params.append(("o1", list(a), dt))
         if plan == "kernel_after":
-            kernel += vec_stmts(draw, TileSpec(after_tile, "kernel", "a", name="tile_after"), chain)
+            kernel += _kernel_tile(draw, tile or [], chain, name="tile_after")
         src, kd2 = "t" if on_result else "a", draw(st.booleans())
         expr = draw(st.sampled_from([f"{src}.{red}(-1, keepdim={kd2})", f"pypto.{red}({src}, -1, keepdim={kd2})"]))
+        blame = len(kernel)
         kernel.append(("write", f"out[:] = {expr}"))
         params.append(("out", reduce_shape(a, -1, kd2), dt))
-        site = ("k", len(kernel) - 1)
+        site = ("k", blame)
         feats.update(after_op=red, on_result=on_result)
-    return _finish(draw, "helper-vec", plan, params, kernel, chain, helpers, site, expect, feats)
+    return _finish(draw, "helper-vec", plan, params, kernel, chain, extra + helpers[::-1], site, blame, expect, feats)
 
 
 @st.composite
 def matmul_helper_case(draw: Any, gaps: bool = False) -> HelperCase:
     """A matmul in the innermost helper under a cube tile set in the kernel, in a helper, in both,
     from list parameters, or nowhere (rules: cube-tile-required, cube-tile-alignment, cube-l1-l0)."""
-    plan = draw(st.sampled_from(["kernel", "kernel", "helper", "helper", "override", "override", "param", "none"]))
+    plan = draw(st.sampled_from(MM_PLANS))
     bad = plan == "none" or draw(st.integers(0, 4)) < 2  # 40%: the plan "none" adds its own bad cases
     dt = draw(st.sampled_from(["FP16", "FP16", "BF16", "FP32"]))
     m, k, n = draw(st.sampled_from([8, 16, 32])), draw(st.sampled_from([16, 32, 64])), draw(st.sampled_from([16, 32]))
@@ -254,7 +220,7 @@ def matmul_helper_case(draw: Any, gaps: bool = False) -> HelperCase:
     ops = [("op", f"r = {mm}"), ("op", "return r * scale")] if second else [("op", f"return {mm}")]
     chain = Chain(draw, NAMES[levels], [m, k], dt, gaps, ["scale"] if second else [], tensors=("x", "y"))
     depth = draw(st.integers(0, levels - 1)) if plan != "param" else 0
-    kernel: list[tuple[str, str]] = []
+    kernel: Stmts = []
     if second:
         kernel.append(("tile", f"pypto.set_vec_tile_shapes({min(m, 16)}, {n})"))
     if plan in ("kernel", "override"):  # the override's kernel tile is meant for the other verdict
@@ -269,21 +235,25 @@ def matmul_helper_case(draw: Any, gaps: bool = False) -> HelperCase:
     expect = {"good": "OK", "none": "pypto-tile-missing"}.get(kind, "pypto-cube-tile")
     site = (helpers[-1].name, len(helpers[-1].body) - len(ops))
     feats = {"plan": plan, "op": "matmul", "dt": dt, "levels": levels, "depth": depth, "cube": kind}
-    return _finish(draw, "helper-matmul", plan, params, kernel, chain, helpers, site, expect, feats)
+    return _finish(draw, "helper-matmul", plan, params, kernel, chain, helpers[::-1], site, len(kernel) - 1,
+                   expect, feats)
 
 
 def _torch(shape: list[int], dt: str) -> str:
     return f"torch.ones({', '.join(map(str, shape))}, dtype={TORCH_DT[dt]})"
 
 
-def _finish(draw: Any, family: str, plan: str, params: list[tuple[str, Any, str]], kernel: list[tuple[str, str]],
-            chain: Chain, helpers: list[Helper], site: tuple[str, int], expect: str,
+def _finish(draw: Any, family: str, plan: str, params: list[tuple[str, Any, str]], kernel: Stmts, chain: Chain,
+            helpers: list[Helper], site: tuple[str, int], blame: int, expect: str,
             feats: dict[str, Any]) -> HelperCase:
+    """The case, rendered; ``helpers`` in definition order (sometimes after the kernel)."""
     feats.update(forms=chain.forms, gaps=sorted(set(chain.gaps_used)), expect=expect)
     host = [f"k({', '.join(_torch(s, d) for _, s, d in params)})"]
-    case = HelperCase(family, params, kernel, ann=draw(st.sampled_from(["call", "call", "sub"])), pre=chain.pre,
-                      features=feats, helpers=helpers, host=host, plan=plan,
-                      site=None if expect == "OK" else site, expect=expect)
+    bad = expect != "OK"
+    case = HelperCase(family, params, kernel, ann=draw(st.sampled_from(["call", "call", "sub"])),
+                      pre=list(dict.fromkeys(chain.pre)), features=feats, helpers=helpers,
+                      main=chain.names, after_kernel=draw(st.integers(0, 5)) == 0, host=host, plan=plan,
+                      site=site if bad else None, blame=blame if bad else None, expect=expect)
     case.render()
     return case
 
@@ -298,10 +268,12 @@ def helper_cases(draw: Any, gaps: bool = False) -> HelperCase:
 
 # The (family, plan) of each kernel in turn: every share has each plan, whatever its size.
 ROTATION = [("helper-vec", "kernel"), ("helper-vec", "helper"), ("helper-matmul", "kernel"), ("helper-vec", "override"),
-            ("helper-vec", "kernel_after"), ("helper-vec", "helper_after"), ("helper-matmul", "helper"),
-            ("helper-vec", "helper"), ("helper-vec", "override"), ("helper-matmul", "override"),
-            ("helper-vec", "kernel"), ("helper-vec", "none"), ("helper-matmul", "param"),
-            ("helper-vec", "helper_after"), ("helper-vec", "kernel_after"), ("helper-matmul", "none")]
+            ("helper-vec", "kernel_after"), ("helper-vec", "twice"), ("helper-vec", "helper_after"),
+            ("helper-matmul", "helper"), ("helper-vec", "sibling"), ("helper-vec", "helper"),
+            ("helper-matmul", "override"), ("helper-vec", "none"), ("helper-vec", "override"),
+            ("helper-matmul", "param"), ("helper-vec", "kernel"), ("helper-vec", "twice"),
+            ("helper-vec", "helper_after"), ("helper-vec", "sibling"), ("helper-vec", "kernel_after"),
+            ("helper-matmul", "none")]
 
 
 def _signature(c: HelperCase) -> tuple[Any, ...]:
@@ -329,13 +301,11 @@ def generate_helpers(n: int, seed: int = 0, gaps: bool = False) -> list[HelperCa
     left = list(pool.values())
     out: list[HelperCase] = []
     taken: set[tuple[Any, ...]] = set()
-    for i in range(n):
-        if not left:
-            break
+    for i in range(min(n, len(left))):
         family, plan = ROTATION[i % len(ROTATION)]
-        ranked = sorted(range(len(left)), key=lambda j: ((left[j].family, left[j].plan) != (family, plan),
-                                                         _signature(left[j]) in taken, j))
-        c = left.pop(ranked[0])
+        best = min(range(len(left)), key=lambda j: ((left[j].family, left[j].plan) != (family, plan),
+                                                    _signature(left[j]) in taken, j))
+        c = left.pop(best)
         taken.add(_signature(c))
         out.append(c)
     for i, c in enumerate(out):

@@ -73,6 +73,7 @@ class Chain:
     forms: list[str] = field(default_factory=list)
     gaps_used: list[str] = field(default_factory=list)
     pre_op_from: int = 99  # helpers at this depth or deeper run an elementwise op before the next call
+    const: str = "TILE_H"  # the module constant a helper's tile may be
 
     def __post_init__(self) -> None:
         floats = self.dt in ("FP32", "FP16", "BF16")
@@ -130,8 +131,8 @@ def vec_stmts(draw: Any, spec: TileSpec, chain: Chain) -> list[tuple[str, str]]:
         forms += ["const_arith", "comp_lit", "param_int", "param_rank"]
         if spec.depth == 0 or chain.gaps:
             forms.append("param_list")
-        if chain.gaps:
-            forms.append("shape")
+        if chain.gaps:  # a gap run is there to show the gaps: their forms come often
+            forms += ["shape", "shape", "param_list"]
     form = draw(st.sampled_from(forms))
     chain.forms.append(f"{spec.scope}:{form}")
     if form == "shape":  # the helper's tensor parameter: a known gap
@@ -144,7 +145,7 @@ def vec_stmts(draw: Any, spec: TileSpec, chain: Chain) -> list[tuple[str, str]]:
     if form == "literal":
         return [("tile", f"{set_}({', '.join(map(str, vals))})")]
     if form == "const":
-        const = "TILE_H" if spec.scope == "helper" else name.upper()
+        const = chain.const if spec.scope == "helper" else name.upper()
         chain.pre.append(f"{const} = {tuple(vals)!r}")
         return [("tile", f"{set_}(*{const})")]
     if form == "mul_len":
@@ -170,7 +171,7 @@ def vec_stmts(draw: Any, spec: TileSpec, chain: Chain) -> list[tuple[str, str]]:
         chain.args["rank"] = draw(st.sampled_from(["a.dim", "len(a.shape)", str(len(chain.shape))]))
         return [("tile", f"{set_}(*([{c}] * (rank - {short}) + [{last}]))")]
     # param_list: the kernel passes the list (a literal, inline arithmetic, or a local: a known gap)
-    arg = draw(st.sampled_from(["literal", "arith"] + (["local"] if chain.gaps else [])))
+    arg = draw(st.sampled_from(["literal", "arith"] + (["local", "local"] if chain.gaps else [])))
     if arg == "local" or spec.depth > 0:
         chain.gaps_used.append("list_var_arg")
     if arg == "local":

@@ -22,6 +22,7 @@ def _cases(gaps: bool = False) -> tuple[HelperCase, ...]:
 
 
 def _functions(case: HelperCase) -> dict[str, ast.FunctionDef]:
+    """The module's functions, in definition order."""
     tree = ast.parse(case.source)
     return {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
 
@@ -37,37 +38,40 @@ def test_deterministic_and_distinct() -> None:
 
 
 def test_modules_parse_and_helpers_chain() -> None:
-    """Each helper is defined before its caller, calls the next one, and the kernel calls the
-    outermost once; run() calls the kernel."""
+    """The module defines the helpers (before or after the kernel), the kernel and run(); each
+    helper of the main chain calls the next one, the kernel calls the outermost (twice in the
+    plan "twice"), and run() calls the kernel."""
     for case in _cases():
         funcs = _functions(case)
-        names = [h.name for h in case.helpers]
-        order = list(funcs)
-        assert order == names[::-1] + [case.name, "run"], case.source
-        for outer, inner in zip(names, names[1:]):
+        helpers = [h.name for h in case.helpers]
+        assert list(funcs) == ([case.name] + helpers if case.after_kernel else helpers + [case.name]) + ["run"]
+        for outer, inner in zip(case.main, case.main[1:]):
             assert inner in set().union(*map(_called, funcs[outer].body)), case.source
-        assert len(case.call_lines) == 1, case.source
-        assert f"{names[0]}(" in case.source.splitlines()[case.call_lines[0] - 1]
+        assert len(case.call_lines) == (2 if case.plan == "twice" else 1), case.source
         assert case.name in _called(funcs["run"].body[-1])
+        for name in helpers:  # every helper is reached from the kernel
+            assert case.kernel_calls[name], (name, case.source)
 
 
 def test_meant_failure_sits_where_the_case_says() -> None:
-    """The site is an op of the innermost helper (its line is what the checker names, the
-    outermost call what the compiler's marker names) or the kernel's reduction after the call."""
+    """The site is an op of the innermost helper (its line is what the checker names; the
+    kernel's call that reaches it is what the compiler's marker names) or the kernel's reduction
+    after the call."""
     ops = {"pypto-reduce-align": ("sum", "amax", "amin", "softmax"), "pypto-tile-rank": ("x", ),
            "pypto-cube-tile": ("matmul",), "pypto-tile-missing": ("matmul", "sum", "amax", "amin", "softmax", "x")}
     for case in _cases():
         if case.expect == "OK":
             assert case.site is None and case.blame_line is None
             continue
-        assert case.site is not None and case.site_line is not None
+        assert case.site is not None and case.site_line is not None and case.blame_line is not None
         src = case.source.splitlines()[case.site_line - 1]
         assert any(op in src for op in ops[case.expect]), (case.expect, src)
         if case.site[0] == case.name:  # the kernel's own op after the call: the marker names it
             assert case.plan in ("kernel_after", "helper_after") and case.blame_line == case.site_line
         else:
-            assert case.site[0] == case.helpers[-1].name
-            assert case.trace_lines(case.site_line) == {case.blame_line} == set(case.call_lines)
+            assert case.site[0] == case.main[-1]
+            assert case.blame_line in case.call_lines
+            assert case.trace_lines(case.site_line) == set(case.call_lines)
 
 
 def test_mix_and_coverage() -> None:
@@ -75,7 +79,8 @@ def test_mix_and_coverage() -> None:
     cases = _cases()
     meant_ok = sum(c.expect == "OK" for c in cases)
     assert 0.35 * len(cases) <= meant_ok <= 0.65 * len(cases)
-    assert {c.plan for c in cases} == {"kernel", "helper", "override", "kernel_after", "helper_after", "none", "param"}
+    assert {c.plan for c in cases} == set(helper_generator.VEC_PLANS) | set(helper_generator.MM_PLANS)
+    assert any(c.after_kernel for c in cases)
     assert {c.features["levels"] for c in cases} == {1, 2, 3}
     assert {c.features["op"] for c in cases} >= {"sum", "amax", "amin", "center", "layernorm", "softmax",
                                                  "elementwise", "matmul"}
@@ -110,7 +115,7 @@ def test_agreement_maps_a_helper_finding_onto_the_kernels_call() -> None:
     note per call (or none, from the helper's own pass): both agree. Another call line does not."""
     case = next(c for c in _cases() if c.site and c.site[0] != c.name and c.features["levels"] == 3)
     assert case.site_line is not None and case.blame_line is not None
-    inner_call = case.lines_of[case.helpers[1].name][-1]
+    inner_call = case.lines_of[case.main[1]][-1]
     noted = CheckerError(case.site_line, case.expect, "", via=(inner_call, case.blame_line))
     assert _outcome(case, [noted]) is True
     assert _outcome(case, [CheckerError(case.site_line, case.expect, "")]) is True  # no note: the case's map
