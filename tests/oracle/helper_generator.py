@@ -252,7 +252,7 @@ def _finish(draw: Any, family: str, plan: str, params: list[tuple[str, Any, str]
     bad = expect != "OK"
     case = HelperCase(family, params, kernel, ann=draw(st.sampled_from(["call", "call", "sub"])),
                       pre=list(dict.fromkeys(chain.pre)), features=feats, helpers=helpers,
-                      main=chain.names, after_kernel=draw(st.integers(0, 5)) == 0, host=host, plan=plan,
+                      main=chain.names, after_kernel=draw(st.sampled_from([False] * 5 + [True])), host=host, plan=plan,
                       site=site if bad else None, blame=blame if bad else None, expect=expect)
     case.render()
     return case

@@ -88,7 +88,8 @@ def test_mix_and_coverage() -> None:
     assert set(forms) >= {"literal", "const", "mul_len", "arith", "inline", "comp", "const_arith", "comp_lit",
                           "param_int", "param_rank", "param_list", "cube_literal", "cube_locals", "cube_param"}
     params = {p for c in cases for h in c.helpers for p in h.params}
-    assert {"x", "x: pypto.Tensor", "eps", "hidden: int"} <= params
+    assert {"x", "x: pypto.Tensor", "eps"} <= params  # unannotated, partly annotated ...
+    assert {p for p in params if p.endswith((": int", ": float", ": list[int]"))}  # ... and annotated
     meant = {c.expect for c in cases + _cases(gaps=True)}
     assert meant == {"OK", "pypto-reduce-align", "pypto-tile-missing", "pypto-tile-rank", "pypto-cube-tile"}
 
