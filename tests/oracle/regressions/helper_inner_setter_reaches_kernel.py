@@ -1,6 +1,5 @@
 # oracle: FC1001 'Reduce op: the tileShape of last axis need to 32Byte align': the helper's helper sets (8, 4), which the kernel's sum after the call runs under
-# expect: pypto-reduce-align 22
-# checker: known gap: a tile set by a helper that the called helper calls does not reach the kernel's ops after the call (the kernel's (8, 16) is still taken)
+# expect: pypto-reduce-align 21
 import pypto
 import torch
 

@@ -1,6 +1,5 @@
 # oracle: OK: the helper's helper sets the aligned tile (8, 16), which the kernel's sum after the call runs under
 # expect: OK
-# checker: known gap: a tile set by a helper that the called helper calls does not reach the kernel's ops after the call (the kernel's (8, 4) is still taken: a false positive)
 import pypto
 import torch
 

@@ -1,6 +1,5 @@
 # oracle: FC1001 'Reduce op: the tileShape of last axis need to 32Byte align': the kernel reduces the helper's [8, 64] FP32 result under (8, 4)
-# expect: pypto-reduce-align 17
-# checker: known gap: a helper's result is Any in the kernel (the call's specialized return type does not flow back), so an op on it is not checked
+# expect: pypto-reduce-align 16
 import pypto
 import torch
 

@@ -1,7 +1,6 @@
 # oracle: FC1001 'Reduce op: the tileShape of last axis need to 32Byte align': the helper builds the tile (8, 4) from its own parameter's rank
-# expect: pypto-reduce-align 11
-# compiler blames: 16
-# checker: known gap: a tile list built from a helper's tensor parameter (x.dim, len(x.shape)) is not followed (the tile is unknown)
+# expect: pypto-reduce-align 10
+# compiler blames: 15
 import pypto
 import torch
 

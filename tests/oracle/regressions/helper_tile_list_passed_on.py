@@ -1,7 +1,6 @@
 # oracle: FC1001 'Reduce op: the tileShape of last axis need to 32Byte align': the outer helper passes its list parameter on to the helper that sets it
-# expect: pypto-reduce-align 11
-# compiler blames: 20
-# checker: known gap: a list parameter passed on to another helper is forgotten before the call reads it
+# expect: pypto-reduce-align 10
+# compiler blames: 19
 import pypto
 import torch
 

@@ -1,7 +1,6 @@
 # oracle: FC1001 'Reduce op: the tileShape of last axis need to 32Byte align': the helper sets the tile from the list variable its caller passes
-# expect: pypto-reduce-align 11
-# compiler blames: 18
-# checker: known gap: a list variable passed to a helper is forgotten before the call reads it (a literal list works)
+# expect: pypto-reduce-align 10
+# compiler blames: 17
 import pypto
 import torch
 
