@@ -101,13 +101,11 @@ def _kernel_tile(draw: Any, tile: list[int], chain: Chain, name: str = "tile") -
 
 
 def _setup_chain(draw: Any, a: list[int], dt: str, gaps: bool, tile: list[int]) -> tuple[Chain, list[Helper]]:
-    """The first helper of the plan ``sibling``: sets ``tile`` and scales its input (two levels,
-    the setter inside, only with ``gaps``)."""
-    levels = 2 if gaps and draw(st.integers(0, 2)) == 0 else 1
+    """The first helper of the plan ``sibling``: sets ``tile`` (itself, or a helper it calls) and
+    scales its input."""
+    levels = draw(st.integers(1, 2))
     setup = Chain(draw, ["prepare", "setup"][-levels:], a, dt, gaps, [], const="TILE_S")
-    setup.set_at(levels - 1, vec_stmts(draw, TileSpec(tile, "helper", "x", levels - 1), setup))
-    if levels == 2:
-        setup.gaps_used.append("inner_setter_after")
+    setup.set_at(levels - 1, vec_stmts(draw, TileSpec(tile, "helper", "x", levels - 1, after=True), setup))
     return setup, setup.helpers([("op", "return x * 2.0" if dt in FLOATS else "return x + x")])
 
 
@@ -129,11 +127,6 @@ def vec_helper_case(draw: Any, gaps: bool = False) -> HelperCase:
     ops, extras = _ops(draw, op, dt, keepdim, rank)
     tensors = ("a", "g") if "gamma" in ops[-1][1] else ("a",)
     chain = Chain(draw, NAMES[levels], a, dt, gaps, extras, tensors=("x", "gamma")[:len(tensors)])
-    if plan == "helper_after" and depth > 0:
-        if gaps:
-            chain.gaps_used.append("inner_setter_after")
-        else:
-            depth = 0  # a setter two levels down does not reach the kernel's later ops (a known gap)
     kernel: Stmts = []
     extra: list[Helper] = []
     feats: dict[str, Any] = {"plan": plan, "op": op, "dt": dt, "levels": levels, "depth": depth}
@@ -155,7 +148,8 @@ def vec_helper_case(draw: Any, gaps: bool = False) -> HelperCase:
     if first is not None:
         kernel += _kernel_tile(draw, first, chain)
     if plan in ("helper", "override", "helper_after") and tile is not None:
-        chain.set_at(depth, vec_stmts(draw, TileSpec(tile, "helper", "x", depth), chain))
+        spec = TileSpec(tile, "helper", "x", depth, after=plan == "helper_after")
+        chain.set_at(depth, vec_stmts(draw, spec, chain))
     if plan != "none" and not short:
         chain.pre_op_from = depth if plan in ("helper", "override", "helper_after") else 0
     if plan == "sibling" and tile is not None:
@@ -186,9 +180,14 @@ def vec_helper_case(draw: Any, gaps: bool = False) -> HelperCase:
         if plan == "none":
             feats.update(reduction=op != "elementwise", tile="none")  # a reduction with no tile crashes
     else:
-        on_result = gaps and draw(st.integers(0, 3)) == 0  # the kernel reduces what the helper returned
+        on_result = draw(st.integers(0, 1 if gaps else 2)) == 0  # the kernel reduces what the helper returned
+        if on_result and any(h.ret for h in helpers):  # its annotation hides the tensor: a known gap
+            if gaps:
+                chain.gaps_used.append("annotated_result")
+            else:
+                for h in helpers:
+                    h.ret = ""
         if on_result:
-            chain.gaps_used.append("op_on_result")
             kernel.append(("op", f"t = {chain.call(*tensors)}"))
         else:
             kernel.append(("write", f"o1[:] = {chain.call(*tensors)}"))
@@ -303,7 +302,9 @@ def generate_helpers(n: int, seed: int = 0, gaps: bool = False) -> list[HelperCa
     taken: set[tuple[Any, ...]] = set()
     for i in range(min(n, len(left))):
         family, plan = ROTATION[i % len(ROTATION)]
+        show_gap = gaps and i % 2 == 0  # a gap run shows its gap forms in every other kernel
         best = min(range(len(left)), key=lambda j: ((left[j].family, left[j].plan) != (family, plan),
+                                                    show_gap and not left[j].features["gaps"],
                                                     _signature(left[j]) in taken, j))
         c = left.pop(best)
         taken.add(_signature(c))

@@ -7,7 +7,7 @@ an item assignment, or passed to a helper: a list (``tile_shape``), the last ent
 the rank (``rank``). A cube tile is a literal, local lists, or three list parameters.
 
 Forms the checker does not follow yet are generated only with ``gaps=True`` (``GAPS``: each has
-known-gap regression kernels in ``regressions/``).
+a known-gap regression kernel in ``regressions/``).
 """
 
 from __future__ import annotations
@@ -18,17 +18,17 @@ from typing import Any
 from hypothesis import strategies as st
 
 GAPS: dict[str, tuple[str, ...]] = {
-    # a tile list built from the helper's own tensor parameter (x.dim, len(x.shape)) is unknown
-    "shape_in_helper": ("helper_tile_from_param_shape.py",),
-    # a list variable passed to a helper (a kernel local, or a list parameter passed on) is
-    # forgotten before the call reads it
-    "list_var_arg": ("helper_tile_list_variable.py", "helper_tile_list_passed_on.py"),
-    # a tile set by a helper the called helper calls does not reach the kernel's ops after the
-    # call: the kernel's earlier tile is taken (false positives, and misses)
-    "inner_setter_after": ("helper_inner_setter_reaches_kernel_ok.py", "helper_inner_setter_reaches_kernel.py"),
-    # a helper's result is Any in the kernel: an op on it is not checked
-    "op_on_result": ("helper_result_reduced_in_kernel.py",),
+    # a tile a helper builds from its tensor parameter's shape (x.dim) is followed inside the
+    # helper, not in its effect on the kernel's (or a next helper's) ops after the call
+    "shape_tile_after": ("helper_shape_tile_reaches_kernel.py",),
+    # a helper annotated ``-> pypto.Tensor`` gives the kernel a tensor of unknown shape and dtype
+    "annotated_result": ("helper_annotated_result_reduced_in_kernel.py",),
 }
+# Gaps of earlier rounds, fixed in the checker, whose forms are now generated as any other: a tile
+# from the helper's own parameter (helper_tile_from_param_shape.py), a list variable passed to a
+# helper (helper_tile_list_variable.py, helper_tile_list_passed_on.py), a tile set two helpers down
+# reaching the kernel after the call (helper_inner_setter_reaches_kernel*.py), an op on an
+# unannotated helper's result (helper_result_reduced_in_kernel.py).
 
 CUBE = {"good": ([16, 16], [32, 32], [16, 16]), "k8": ([16, 16], [8, 8], [16, 16]),
         "n8": ([16, 16], [32, 32], [8, 8]), "l1": ([16, 16], [64, 32], [16, 16])}
@@ -52,6 +52,7 @@ class TileSpec:
     tensor: str
     depth: int = 0  # the helper that sets it
     name: str = "tile"  # the local list's name
+    after: bool = False  # it must reach the kernel's (or a next helper's) ops after the call
 
 
 @dataclass
@@ -128,15 +129,14 @@ def vec_stmts(draw: Any, spec: TileSpec, chain: Chain) -> list[tuple[str, str]]:
     if spec.scope == "kernel":
         forms += ["mul_len", "arith", "inline", "comp"]
     else:
-        forms += ["const_arith", "comp_lit", "param_int", "param_rank"]
-        if spec.depth == 0 or chain.gaps:
-            forms.append("param_list")
-        if chain.gaps:  # a gap run is there to show the gaps: their forms come often
-            forms += ["shape", "shape", "param_list"]
+        forms += ["const_arith", "comp_lit", "param_int", "param_rank", "param_list", "param_list"]
+        if not spec.after or chain.gaps:  # (a gap run is there to show the gaps: their forms come often)
+            forms += ["shape", "shape"]
     form = draw(st.sampled_from(forms))
     chain.forms.append(f"{spec.scope}:{form}")
-    if form == "shape":  # the helper's tensor parameter: a known gap
-        chain.gaps_used.append("shape_in_helper")
+    if form == "shape":  # from the helper's tensor parameter
+        if spec.after:
+            chain.gaps_used.append("shape_tile_after")
         form = draw(st.sampled_from(["mul_len", "arith", "inline", "comp"]))
     rank = f"{t}.dim" if draw(st.booleans()) else f"len({t}.shape)"
     short = 1 + len(chain.shape) - n  # 1, or 2 for a tile one entry short of the rank
@@ -170,10 +170,8 @@ def vec_stmts(draw: Any, spec: TileSpec, chain: Chain) -> list[tuple[str, str]]:
     if form == "param_rank":
         chain.args["rank"] = draw(st.sampled_from(["a.dim", "len(a.shape)", str(len(chain.shape))]))
         return [("tile", f"{set_}(*([{c}] * (rank - {short}) + [{last}]))")]
-    # param_list: the kernel passes the list (a literal, inline arithmetic, or a local: a known gap)
-    arg = draw(st.sampled_from(["literal", "arith"] + (["local", "local"] if chain.gaps else [])))
-    if arg == "local" or spec.depth > 0:
-        chain.gaps_used.append("list_var_arg")
+    # param_list: the kernel passes the list (a literal, inline arithmetic, or a local variable)
+    arg = draw(st.sampled_from(["literal", "arith", "local"]))
     if arg == "local":
         chain.kernel_lists += [("list", f"tile_shape = [{c}] * {n}"), ("list", f"tile_shape[-1] = {last}")]
         chain.args["tile_shape"] = "tile_shape"
