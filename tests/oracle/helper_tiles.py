@@ -2,9 +2,10 @@
 ``helper_generator.py``).
 
 A vec tile is written as a literal, a module constant, list arithmetic on the kernel's tensor
-(``[8] * len(a.shape)`` then ``tile[-1] = 16``; ``[1] * (rank - 1) + [64]``), a comprehension with
-an item assignment, or passed to a helper: a list (``tile_shape``), the last entry (``width``) or
-the rank (``rank``). A cube tile is a literal, local lists, or three list parameters.
+(``[8] * len(a.shape)`` then ``tile[-1] = 16``; ``[1] * (rank - 1) + [64]``) or on the helper's
+own parameter (``x.dim``), a comprehension with an item assignment, or passed to a helper: a list
+(``tile_shape``: a literal, inline arithmetic or a variable), the last entry (``width``) or the
+rank (``rank``). A cube tile is a literal, local lists, or three list parameters.
 
 Forms the checker does not follow yet are generated only with ``gaps=True`` (``GAPS``: each has
 a known-gap regression kernel in ``regressions/``).
