@@ -5,6 +5,7 @@ and through our checker; prints the agreement rate per compiler verdict and over
     python scripts/oracle_agreement.py [-n 1000] [--jobs 2] [--seed 0] [--python PY] [--keep DIR]
     python scripts/oracle_agreement.py --host [-n 500] ...   # kernels called from host code
     python scripts/oracle_agreement.py --family dynamic [-n 200] ...   # one family of generator.py only
+    python scripts/oracle_agreement.py --helpers [-n 300] [--gaps] ...   # kernels calling helpers
 
 Run it with the interpreter that has pypto==0.2.0, torch and this project (non-editable) installed.
 """
@@ -18,7 +19,21 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-from oracle import compare, generator, host_generator, host_oracle  # noqa: E402
+from oracle import compare, generator, helper_generator, host_generator, host_oracle  # noqa: E402
+
+
+def predictions(outcomes: list[compare.Outcome]) -> str:
+    """Helper kernels whose compiler verdict is not what the generator meant (its ``expect``):
+    not a disagreement, but where to look first when judging one."""
+    rows = []
+    for o in outcomes:
+        case = o.case
+        if not isinstance(case, helper_generator.HelperCase) or o.agree is None:
+            continue
+        got = o.expected_code
+        if got != case.expect or (case.blame_line and o.compiler.line and o.compiler.line != case.blame_line):
+            rows.append(f"  case {o.index}: meant {case.expect} @ {case.blame_line}, compiler {o.compiler.short()[:120]}")
+    return "\n".join(rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,20 +48,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--host", action="store_true",
                     help="host cases: a module that builds torch tensors and calls its kernel (host_generator.py)")
     ap.add_argument("--family", choices=sorted(generator.FAMILIES), help="only kernels of this family")
+    ap.add_argument("--helpers", action="store_true",
+                    help="kernels that call helpers, 1-3 levels, tiles set in either (helper_generator.py)")
+    ap.add_argument("--gaps", action="store_true",
+                    help="with --helpers: also the forms the checker does not follow yet (helper_tiles.GAPS)")
     args = ap.parse_args(argv)
 
     t0 = time.time()
     weights = {args.family: 1} if args.family else None
-    cases = (host_generator.generate_host(args.n, args.seed) if args.host
-             else generator.generate(args.n, args.seed, weights))
+    cases: list[generator.Case]
+    if args.helpers:
+        cases = list(helper_generator.generate_helpers(args.n, args.seed, gaps=args.gaps))
+    elif args.host:
+        host_cases = host_generator.generate_host(args.n, args.seed)
+        cases = list(host_cases)
+    else:
+        cases = generator.generate(args.n, args.seed, weights)
 
     def progress(done: int, total: int) -> None:
         if done % 50 == 0 or done == total:
             print(f"  compiled {done}/{total} ({time.time() - t0:.0f}s)", file=sys.stderr, flush=True)
 
-    runner = host_oracle.run if args.host else compare.run
-    outcomes = runner(cases, workdir=args.keep, python=args.python, jobs=args.jobs,  # type: ignore[operator]
-                      timeout=args.timeout, progress=progress)
+    if args.host:
+        outcomes = host_oracle.run(host_cases, workdir=args.keep, python=args.python, jobs=args.jobs,
+                                   timeout=args.timeout, progress=progress)
+    else:
+        outcomes = compare.run(cases, workdir=args.keep, python=args.python, jobs=args.jobs, timeout=args.timeout,
+                               progress=progress)
     if not args.quiet:
         dis = compare.table(outcomes)
         if dis:
@@ -56,7 +84,11 @@ def main(argv: list[str] | None = None) -> int:
         if unc:
             print("=== uncovered compiler rejections (not counted)")
             print(unc)
-    what = "host cases" if args.host else "kernels"
+        meant = predictions(outcomes) if args.helpers else ""
+        if meant:
+            print("=== helper kernels the compiler judges otherwise than the generator meant (not counted)")
+            print(meant)
+    what = "host cases" if args.host else "helper kernels" if args.helpers else "kernels"
     print(f"=== agreement (seed {args.seed}, {len(cases)} {what}, {time.time() - t0:.0f}s)")
     print(compare.stats(outcomes))
     return 0 if all(o.agree is not False for o in outcomes) else 1

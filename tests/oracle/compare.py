@@ -9,7 +9,11 @@ Rules:
   deliberate mismatch must be reported (the compiler does not detect it: rule: write-unchecked);
 - a rejection the mapping does not cover is listed separately (not counted);
 - host cases (host_oracle.py): a ``SILENT`` verdict (0.2.0 ran the call, its check mode
-  runtime_debug_mode=3 rejects it) is compared like a rejection at the call line.
+  runtime_debug_mode=3 rejects it) is compared like a rejection at the call line;
+- helper kernels (helper_generator.py): a finding inside a helper names the helper's op, the
+  compiler's marker the kernel's line that calls the outermost helper (rule:
+  helper-runs-in-the-trace). Such a finding stands for that call line (:func:`kernel_lines`),
+  both for the line the compiler fails on and for "an earlier line".
 """
 
 from __future__ import annotations
@@ -46,7 +50,14 @@ class Outcome:
     def checker_short(self) -> str:
         if not self.checker:
             return "OK"
-        return "; ".join(f"{e.code or 'mypy'} @ line {e.line}: {e.msg[:110]}" for e in self.checker)
+        return "; ".join(f"{e.code or 'mypy'} @ line {e.line}{f' (call at {e.via[-1]})' if e.via else ''}: {e.msg[:110]}"
+                         for e in self.checker)
+
+
+def kernel_lines(case: Case, e: CheckerError) -> set[int]:
+    """The kernel lines a finding stands for: the outermost helper call its notes name, else the
+    case's own map (a helper's own pass gives no note); a finding in the kernel, its line."""
+    return case.trace_lines(e.via[-1] if e.via else e.line)
 
 
 def compare_one(i: int, case: Case, comp: CompilerVerdict, errs: list[CheckerError]) -> Outcome:
@@ -61,13 +72,13 @@ def compare_one(i: int, case: Case, comp: CompilerVerdict, errs: list[CheckerErr
             return Outcome(i, case, comp, errs, False, f"missed {want_out} (the compiler does not detect it)")
         return Outcome(i, case, comp, errs, True)
     lines = [comp.line] if comp.line else comp.candidates
-    hit = [e for e in errs if e.code == comp.code and e.line in lines]
+    hit = [e for e in errs if e.code == comp.code and (e.line in lines or kernel_lines(case, e) & set(lines))]
     if not hit:
         same_code = [e for e in errs if e.code == comp.code]
         why = "reported on another line" if same_code else "missed"
         return Outcome(i, case, comp, errs, False, f"{comp.code} {why}")
     first = min(lines)
-    early = [e for e in errs if e.line < first and e.code not in OUT_CODES]
+    early = [e for e in errs if max(kernel_lines(case, e)) < first and e.code not in OUT_CODES]
     if early:
         return Outcome(i, case, comp, errs, False, "error before the line the compiler fails on")
     return Outcome(i, case, comp, errs, True)
@@ -133,4 +144,4 @@ def stats(outcomes: list[Outcome]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Outcome", "compare_one", "run", "table", "uncovered", "stats", "os"]
+__all__ = ["Outcome", "compare_one", "kernel_lines", "run", "table", "uncovered", "stats", "os"]

@@ -70,6 +70,11 @@ class Case:
         """Lines of statements that run an op (candidates for an error without a line marker)."""
         return [ln for ln, role, src in self.stmt_lines if role == "op" or (role == "write" and src != "out[:] = t")]
 
+    def trace_lines(self, line: int) -> set[int]:
+        """The kernel lines a checker finding on ``line`` stands for (helper kernels map a helper's
+        line onto the kernel's call of it: helper_generator.py)."""
+        return {line}
+
     def host_call(self, module: str) -> str:
         """A driver script: torch tensors of the annotated shapes/dtypes, one call of the kernel."""
         out = ["import torch", f"import {module} as m", ""]

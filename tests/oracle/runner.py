@@ -355,11 +355,17 @@ CHECK_LINE = re.compile(r"^(?P<file>[^:]+\.py):(?P<line>\d+):(?:(?P<col>\d+):)? 
                         r"(?:  \[(?P<code>[\w-]+)\])?$")
 
 
+# The note of a finding inside a helper (rule: helper-runs-in-the-trace), one per call of the chain,
+# innermost first; host calls of a kernel say "the call at" and are not helper calls.
+VIA_NOTE = re.compile(r"with the tensors of the call of \w+ at \S+?:(\d+):")
+
+
 @dataclass
 class CheckerError:
     line: int
     code: str
     msg: str
+    via: tuple[int, ...] = ()  # the lines of the helper calls its notes name, innermost first
 
 
 def run_checker(paths: list[str], workdir: str, python: str | None = None) -> tuple[list[list[CheckerError]], str]:
@@ -379,14 +385,19 @@ def run_checker(paths: list[str], workdir: str, python: str | None = None) -> tu
         raise RuntimeError(f"mypy failed (rc={p.returncode}):\n{p.stdout}\n{p.stderr}")
     index = {os.path.basename(x): i for i, x in enumerate(paths)}
     per: list[list[CheckerError]] = [[] for _ in paths]
+    last: tuple[int, CheckerError] | None = None  # notes follow their error, on its line
     for ln in p.stdout.splitlines():
         m = CHECK_LINE.match(ln.strip())
-        if not m or m.group("sev") != "error":
+        i = index.get(os.path.basename(m.group("file"))) if m else None
+        if not m or i is None:
             continue
-        i = index.get(os.path.basename(m.group("file")))
-        if i is None:
+        if m.group("sev") == "note":
+            via = VIA_NOTE.match(m.group("msg"))
+            if via and last is not None and last[0] == i and last[1].line == int(m.group("line")):
+                last[1].via += (int(via.group(1)),)
             continue
-        per[i].append(CheckerError(int(m.group("line")), m.group("code") or "", m.group("msg")))
+        last = (i, CheckerError(int(m.group("line")), m.group("code") or "", m.group("msg")))
+        per[i].append(last[1])
     return per, p.stdout
 
 
