@@ -18,6 +18,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+# Both now followed by the checker (their regression kernels are ordinary ones); ``--gaps`` still
+# draws them often, which is how their agreement is measured.
 GAPS: dict[str, tuple[str, ...]] = {
     # a tile a helper builds from its tensor parameter's shape (x.dim) is followed inside the
     # helper, not in its effect on the kernel's (or a next helper's) ops after the call

@@ -1,6 +1,5 @@
 # oracle: FC1001 'Reduce op: the tileShape of last axis need to 32Byte align': the kernel reduces the [8, 64] FP32 tensor the helper returns under (8, 4)
-# expect: pypto-reduce-align 17
-# checker: known gap: a helper annotated `-> pypto.Tensor` gives the kernel a tensor of unknown shape and dtype (its copy's result is used only for unannotated helpers), so an op on it is not checked
+# expect: pypto-reduce-align 16
 import pypto
 import torch
 

@@ -1,6 +1,5 @@
 # oracle: FC1001 'Reduce op: the tileShape of last axis need to 32Byte align': the helper sets (8, 4), built from its parameter's rank, and the kernel's sum after the call runs under it
-# expect: pypto-reduce-align 18
-# checker: known gap: a tile the helper builds from its tensor parameter's shape (x.dim) is followed inside the helper, not in its effect on the kernel after the call (the tile is unknown there)
+# expect: pypto-reduce-align 17
 import pypto
 import torch
 
