@@ -113,9 +113,9 @@ class Session:
         module, func, modules = where
         return self.tiles.transpose_fix(module, func, ctx.context, modules)
 
-    def helper_entry(self, ctx: FunctionContext) -> kernel_copies.Entry | None:
-        """What a helper called here is entered with: the tiles in force at the call, whether the
-        kernel sets a vec tile anywhere, and the values its parameters receive."""
+    def _tiles_at(self, ctx: FunctionContext | MethodContext) -> tuple[TileState, bool, FuncDef] | None:
+        """The tiles in force at this call, whether the kernel sets a vec tile anywhere (a helper
+        checked for one call: the kernel's answer too), and the function being checked."""
         where = self._where(ctx.api)
         if where is None:
             return None
@@ -124,21 +124,26 @@ class Session:
         if state is None:
             return None
         called = kernel_copies.entry(func)
-        vec_set = exit_state.vec is not NOT_SET or (called is not None and called.vec_set_in_kernel)
-        return kernel_copies.Entry(state, vec_set, self.tiles.call_values(module, func, ctx.context, modules),
-                                   kernel_copies.root(func))
+        return state, exit_state.vec is not NOT_SET or (called is not None and called.vec_set_in_kernel), func
+
+    def helper_entry(self, ctx: FunctionContext) -> kernel_copies.Entry | None:
+        """What a helper called here is entered with: the tiles in force at the call, whether the
+        kernel sets a vec tile anywhere, and the values its parameters receive."""
+        at = self._tiles_at(ctx)
+        where = self._where(ctx.api)
+        if at is None or where is None:
+            return None
+        state, vec_set, func = at
+        values = self.tiles.call_values(where[0], func, ctx.context, where[2])
+        return kernel_copies.Entry(state, vec_set, values, kernel_copies.root(func))
 
     def env(self, ctx: FunctionContext | MethodContext) -> Env | None:
         """Tiles in force at this call, or None outside a function (or if mypy hides it)."""
-        where = self._where(ctx.api)
-        if where is None:
+        at = self._tiles_at(ctx)
+        if at is None:
             return None
-        module, func, modules = where
-        state, exit_state = self.tiles.states(module, func, ctx.context, modules)
-        if state is None:
-            return None
-        called = kernel_copies.entry(func)  # a helper checked for one call: the kernel's answer too
-        key = (state, exit_state.vec is not NOT_SET or (called is not None and called.vec_set_in_kernel))
+        key = (at[0], at[1])
+        state = at[0]
         env = self._envs.get(key)
         if env is None:  # a handful of distinct tile states per run: build each Env once
             if len(self._envs) > 1024:
