@@ -9,6 +9,11 @@ from ..kernels import names_jit
 from ..module_constants import all_nodes
 
 
+def is_jit(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A ``...jit`` decorator: the function is a kernel (device code)."""
+    return any(names_jit(d) for d in func.decorator_list)
+
+
 def factory_kernel(func: ast.FunctionDef) -> str | None:
     """The jit kernel a function defines and returns (``return kernel``), if any."""
     kernels: set[str] = set()

@@ -87,6 +87,13 @@ Value = Union[int, float, bool, str, None, tuple["Value", ...], DType, HostTenso
               _Unknown]
 
 
+class ListVal(tuple[Value, ...]):
+    """A Python list: a tuple of its items that is its own object even when empty, so an in-place
+    change (``xs.append``) can tell its aliases (the same object) from equal lists."""
+
+    __slots__ = ()
+
+
 def row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
     strides: list[int] = []
     step = 1
@@ -128,13 +135,14 @@ CAST_METHODS: Final = {
     "int": "torch.int32", "long": "torch.int64", "short": "torch.int16", "bool": "torch.bool", "char": "torch.int8",
     "byte": "torch.uint8",
 }
-# Tensor methods (and torch functions of the same name) that return the tensor's storage as is:
-# device moves, autograd switches, copies.
-SAME_METHODS: Final = frozenset({
-    "npu", "cuda", "cpu", "detach", "requires_grad_", "clone", "pin_memory", "share_memory_",
-    # in-place fills return the tensor itself
+# Tensor methods that return the tensor itself (or a view of it with its own strides): autograd
+# switches and in-place fills.
+SELF_METHODS: Final = frozenset({
+    "detach", "requires_grad_", "share_memory_",
     "uniform_", "normal_", "random_", "zero_", "fill_", "bernoulli_", "exponential_", "clamp_", "abs_", "neg_",
 })
+# Device moves: the tensor itself when it is already there, else a copy (``preserve_format``).
+DEVICE_METHODS: Final = frozenset({"npu", "cuda", "cpu", "pin_memory"})
 # Elementwise tensor methods that keep shape and dtype (a new dense tensor) ...
 KEEP_DTYPE_METHODS: Final = frozenset({"abs", "neg", "sign", "clamp", "clip", "square", "relu", "floor", "ceil",
                                        "round", "trunc"})
