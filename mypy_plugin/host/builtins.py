@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from .values import UNKNOWN, ListVal, Value
+from .values import UNKNOWN, ListVal, Raised, Value
 
 MAX_ITEMS: Final = 16  # sequences walked item by item (ranges here, loops in evaluate)
 
@@ -58,7 +58,7 @@ def builtin(name: str, args: Sequence[Value], kwargs: dict[str, Value] | None = 
     if name == "range" and all(type(a) is int for a in args) and 1 <= len(args) <= 3:
         bounds = [a for a in args if type(a) is int]
         if len(bounds) == 3 and bounds[2] == 0:
-            return UNKNOWN  # Python raises
+            raise Raised("ValueError")  # Python's ``range() arg 3 must not be zero``
         values = range(*bounds)
         return tuple(values) if len(values) <= MAX_ITEMS else UNKNOWN
     return UNKNOWN

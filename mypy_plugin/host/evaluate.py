@@ -24,7 +24,8 @@ from .env import Env
 from .expressions import NO_EFFECT, Args
 from .module_facts import ModuleFacts, scan
 from .mutation import follow_list, mutating_root
-from .statements import OutOfBudget, Scope, StatementWalker, same
+from .scopes import OutOfBudget, Scope, same
+from .statements import StatementWalker
 from .values import FLOAT32, UNKNOWN, Defined, DType, HostTensor, KernelRef, ListVal, Value
 
 _MAX_STATEMENTS: Final = 100_000  # statements walked per module (constant loops multiply them)
@@ -76,6 +77,7 @@ class HostEvaluator(StatementWalker):
     _stored: StoredNames = field(default_factory=StoredNames)
     _silence: int = 0
     _stale: dict[int, Value] = field(default_factory=dict)
+    _replaced: dict[int, Value] = field(default_factory=dict)
     _scope: Scope = field(default_factory=lambda: Scope(Env()))
     _generators_of: dict[int, bool] = field(default_factory=dict)
 
@@ -239,7 +241,8 @@ class HostEvaluator(StatementWalker):
             env[p.arg] = value
         for key, value in args.kwargs.items():
             env[key] = value
-        inner = Scope(env, via=via, depth=self._scope.depth + 1, maybe=self._scope.maybe, factory=factory)
+        inner = Scope(env, via=via, depth=self._scope.depth + 1, maybe=self._scope.maybe, factory=factory,
+                      speculative=self._scope.speculative or bool(self._scope.exits))
         self._block(func.body, inner)
         returns = inner.returns + ([None] if inner.live else [])
         return returns[0] if returns and all(same(returns[0], r) for r in returns[1:]) else UNKNOWN

@@ -7,6 +7,7 @@ imports torch: torch's behaviour is written down in the tables below.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final, Union
@@ -165,3 +166,17 @@ def dtype_kw(kwargs: dict[str, Value], default: DType | None) -> DType | None:
         return default
     value = kwargs["dtype"]
     return value if isinstance(value, DType) else None
+
+
+class Raised(Exception):
+    """The walked code surely raises this builtin exception here (``range(0, 8, 0)``,
+    ``raise ValueError``): a ``try`` around it runs its handler."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def builtin_exception(name: str) -> type[BaseException] | None:
+    found = getattr(builtins, name, None)
+    return found if isinstance(found, type) and issubclass(found, BaseException) else None

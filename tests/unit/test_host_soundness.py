@@ -8,6 +8,7 @@ binds); torch semantics: test_host_torch.py.
 from __future__ import annotations
 
 import ast
+import sys
 import textwrap
 
 import pytest
@@ -128,7 +129,7 @@ def test_comprehension_variables_are_their_own() -> None:
     """) == [(4, [((8, 8), "float32")]), (5, [((2, 2), "float32")])]
 
 
-def test_match_walrus_and_except_star_rebind() -> None:
+def test_match_and_walrus_rebind() -> None:
     sites = _calls("""
         import torch
         mode = "half"
@@ -141,13 +142,30 @@ def test_match_walrus_and_except_star_rebind() -> None:
         k(x)
         if (y := torch.randn(3)) is not None:
             k(y)
+        def test(mode):
+            x = torch.randn(4)
+            match mode:
+                case "full":
+                    x = torch.randn(8)
+                case _:
+                    pass
+            k(x)
+    """)
+    assert sites == [(10, [((2,), "float32")]), (12, [((3,), "float32")]), (20, [UNKNOWN])]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="except* is Python 3.11 syntax")
+def test_except_star_rebinds() -> None:
+    assert _calls("""
+        import torch
+        x = torch.randn(4)
         try:
             x = torch.randn(5)
             k(x)
         except* ValueError:
             pass
-    """)
-    assert sites == [(10, [((2,), "float32")]), (12, [((3,), "float32")]), (15, [((5,), "float32")])]
+        k(x)
+    """) == [(6, [((5,), "float32")]), (9, [UNKNOWN])]
 
 
 def test_a_name_a_function_rebinds_with_global_is_unknown() -> None:
@@ -198,7 +216,7 @@ def test_a_module_constant_rebound_after_the_call() -> None:
     """), key=repr) == [(5, [((16,), "float32")]), (5, [(None, "float32")])]
 
 
-def test_an_alias_of_a_list_changed_in_place_is_unknown() -> None:
+def test_aliases_of_a_list_changed_in_place_see_the_change() -> None:
     assert _calls("""
         import torch
         shape = [16, 64]
@@ -211,21 +229,49 @@ def test_an_alias_of_a_list_changed_in_place_is_unknown() -> None:
         dims = [4, 4]
         grow(dims)
         k(torch.empty(dims))
-    """) == [(7, [(None, "float32"), (None, "float32"), ((16, 64, 1), "float32")]), (12, [(None, "float32")])]
+    """) == [(7, [(None, "float32"), ((16, 64, 1), "float32"), ((16, 64, 1), "float32")]),
+             (12, [((4, 4, 2), "float32")])]
+
+
+def test_a_list_changed_on_one_path_only_is_unknown_through_its_aliases() -> None:
+    assert _calls("""
+        import torch
+        def test(flag):
+            shape = [16, 64]
+            same = shape
+            if flag:
+                shape.append(1)
+            k(torch.empty(same))
+            dims = [4]
+            alias = dims
+            for i in range(2):
+                if flag:
+                    continue
+                dims.append(i)
+            k(torch.empty(alias))
+    """) == [(8, [(None, "float32")]), (15, [(None, "float32")])]
 
 
 # ---- 4. failures inside the evaluator ----------------------------------------------------------
 
 def test_an_exception_in_a_try_loses_no_other_call() -> None:
+    # range(0, 8, 0) raises ValueError: the handler surely runs, with what the body bound before.
     assert _calls("""
         import torch
+        x = torch.randn(2)
         try:
+            x = torch.randn(3)
             for s in range(0, 8, 0):
-                pass
+                x = torch.randn(7)
         except ValueError:
-            pass
+            k(x)
         k(torch.randn(4, 4))
-    """) == [(8, [((4, 4), "float32")])]
+        try:
+            y = helper()
+            n = len(range(0, 8, 0))
+        except ValueError:
+            k(x, 1)  # helper() may raise first: silenced
+    """) == [(9, [((3,), "float32")]), (10, [((4, 4), "float32")])]
 
 
 def test_an_internal_failure_makes_one_statement_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
