@@ -7,12 +7,17 @@ import ast
 import builtins
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Final
 
 from .conditions import compare, depends, truth
 from .env import Env
 from .expressions import MAX_ITEMS
 from .scopes import BREAK, CONTINUE, RETURN, FlowWalker, Loop, Scope
-from .values import UNKNOWN, Raised, Value, builtin_exception
+from .values import CAST_METHODS, DEVICE_METHODS, SELF_METHODS, UNKNOWN, Raised, Value, builtin_exception
+
+
+# Tensor methods that raise nothing on a tensor they accept (what the walk models of them).
+_PLAIN_METHODS: Final = frozenset({*CAST_METHODS, *SELF_METHODS, *DEVICE_METHODS, "t", "contiguous", "clone", "detach"})
 
 
 class CompoundWalker(FlowWalker):
@@ -93,7 +98,8 @@ class CompoundWalker(FlowWalker):
                 if isinstance(node, ast.Call):
                     func = node.func
                     if self._qualname(func) is None and self._math_name(func) is None and not (
-                            isinstance(func, ast.Name) and func.id not in env and hasattr(builtins, func.id)):
+                            isinstance(func, ast.Name) and func.id not in env and hasattr(builtins, func.id)) and not (
+                            isinstance(func, ast.Attribute) and func.attr in _PLAIN_METHODS):
                         return False
         return True
 

@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .ast_facts import StoredNames, factory_kernel, is_jit
+from .pytest_cases import PytestCalls
 from .call_arguments import as_receiver
 from .env import Env
 from .expressions import NO_EFFECT, Args
 from .module_facts import ModuleFacts, scan
 from .mutation import follow_list, mutating_root
-from .scopes import OutOfBudget, Scope, same
+from .scopes import Frame, OutOfBudget, Scope, same
 from .statements import StatementWalker
 from .values import FLOAT32, UNKNOWN, Defined, DType, HostTensor, KernelRef, ListVal, Value
 
@@ -49,10 +50,12 @@ class CallSite:
     env: Mapping[str, Value] = field(default_factory=dict, compare=False, hash=False)
     # Each positional argument as written, for notes in the user's own names ("pass xt.contiguous()").
     arg_texts: tuple[str, ...] = field(default=(), compare=False, hash=False)
+    # The callee is not the kernel's own name (a variable, a partial): mypy sees no kernel there
+    indirect: bool = field(default=False, compare=False, hash=False)
 
 
 @dataclass
-class HostEvaluator(StatementWalker):
+class HostEvaluator(StatementWalker, PytestCalls):
     """``kernel_name(callee)`` says whether a call's callee is a jit kernel (and its name)."""
 
     tree: ast.Module
@@ -69,11 +72,13 @@ class HostEvaluator(StatementWalker):
     _defs: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)  # id -> def walked
     _factories: dict[str, tuple[ast.FunctionDef, str]] = field(default_factory=dict)  # name -> (def, kernel)
     _module_env: Env = field(default_factory=Env)
+    _module_frame: Frame = field(default_factory=Frame)
     _globals: Env | None = None  # what functions see: the module's final bindings, rebound ones unknown
     _budget: int = _MAX_STATEMENTS
     _changed_elsewhere: set[str] = field(default_factory=set)  # see mutation.ChangedElsewhere
     _changes_params: dict[str, tuple[frozenset[int], frozenset[str]]] = field(default_factory=dict)
     _imported: set[str] = field(default_factory=set)  # names bound by ``import``: modules, never lists
+    _partial: set[str] = field(default_factory=set)
     _stored: StoredNames = field(default_factory=StoredNames)
     _silence: int = 0
     _stale: dict[int, Value] = field(default_factory=dict)
@@ -85,13 +90,14 @@ class HostEvaluator(StatementWalker):
         """Every call site found (each sound on its own; a module past the work budget gives
         the ones found until then)."""
         self._scan_module()
-        module = Scope(self._module_env)
+        module = Scope(self._module_env, self._module_frame)
         self._scope = module
         try:
             self._block(self.tree.body, module)
             self._globals = Env(self._module_env, {name: UNKNOWN for name in module.frame.rebound})
             for func in self._functions(self.tree.body):
                 self._function(func, Scope(Env(self._globals)))
+            self._pytest_calls(self._globals)
         except (OutOfBudget, RecursionError):
             pass
         return list(dict.fromkeys(self.sites))
@@ -144,7 +150,9 @@ class HostEvaluator(StatementWalker):
             names = {n.id for a in _params(stmt) if a.annotation is not None
                      for n in ast.walk(a.annotation) if isinstance(n, ast.Name)}
             read = {n: self._name(n, scope.env) for n in sorted(names)}
-            label = f"{scope.factory}.{stmt.name}" if scope.factory else stmt.name
+            # the module's own kernel by its name; a nested one is not found by name elsewhere
+            label = f"{scope.factory}.{stmt.name}" if scope.factory else stmt.name if scope.frame is self._module_frame \
+                else f"<nested>.{stmt.name}"
             self._bind_name(stmt.name, KernelRef(label, read), scope.env)
             return
         self._defs[id(stmt)] = stmt
@@ -152,6 +160,12 @@ class HostEvaluator(StatementWalker):
 
     def _class(self, stmt: ast.ClassDef, scope: Scope) -> None:
         self._bind_name(stmt.name, UNKNOWN, scope.env)
+
+    def _name(self, name: str, env: Env) -> Value:
+        value = super()._name(name, env)
+        if value is UNKNOWN and (name not in env or name in self._imported) and self.kernel_name(ast.Name(name)):
+            return KernelRef(name)  # an imported kernel, or one the walk has not bound
+        return value
 
     def _bind_name(self, name: str, value: Value, env: Env) -> None:
         if name in self._changed_elsewhere:
@@ -170,8 +184,16 @@ class HostEvaluator(StatementWalker):
         name = self.kernel_name(node.func)
         if name is not None or isinstance(callee, KernelRef):
             ref = callee if isinstance(callee, KernelRef) else None
-            self._record(name or (ref.kernel if ref else ""), node, args, ref.env if ref else {})
+            if ref is not None and (ref.bound or ref.bound_keywords):
+                args = Args([*ref.bound, *args.values], [*(None for _ in ref.bound), *args.nodes], args.unknown_spread,
+                            {**dict(ref.bound_keywords), **args.kwargs})
+            self._record(name or (ref.kernel if ref else ""), node, args, ref.env if ref else {}, indirect=name is None)
             return UNKNOWN
+        if self._is_partial(node.func) and args.values and isinstance(args.values[0], KernelRef) \
+                and not args.unknown_spread:
+            ref = args.values[0]
+            return KernelRef(ref.kernel, ref.env, (*ref.bound, *args.values[1:]),
+                             (*ref.bound_keywords, *args.kwargs.items()))
         factory = self._factory_name(node.func, env)
         if factory is not None:
             return self._factory(factory, args)
@@ -223,7 +245,7 @@ class HostEvaluator(StatementWalker):
         return result
 
     def _walk(self, func: ast.FunctionDef, args: Args, closure: Env, via: tuple[str, ...], factory: str | None = None,
-              ) -> Value:
+              depth: int | None = None) -> Value:
         """The body of ``func`` with the call's arguments: what it returns (one value on every
         path), UNKNOWN else."""
         env = Env(closure)
@@ -241,7 +263,8 @@ class HostEvaluator(StatementWalker):
             env[p.arg] = value
         for key, value in args.kwargs.items():
             env[key] = value
-        inner = Scope(env, via=via, depth=self._scope.depth + 1, maybe=self._scope.maybe, factory=factory,
+        inner = Scope(env, via=via, depth=self._scope.depth + 1 if depth is None else depth, maybe=self._scope.maybe,
+                      factory=factory,
                       speculative=self._scope.speculative or bool(self._scope.exits))
         self._block(func.body, inner)
         returns = inner.returns + ([None] if inner.live else [])
@@ -270,7 +293,13 @@ class HostEvaluator(StatementWalker):
         made = self._walk(func, args, self._globals or self._module_env, self._scope.via, factory=name)
         return made if isinstance(made, KernelRef) else KernelRef(f"{name}.{kernel}")
 
-    def _record(self, name: str, node: ast.Call, args: Args, closure: Mapping[str, Value]) -> None:
+    def _is_partial(self, func: ast.expr) -> bool:
+        text = func.id if isinstance(func, ast.Name) else (
+            f"{func.value.id}.{func.attr}" if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else "")
+        return text in self._partial
+
+    def _record(self, name: str, node: ast.Call, args: Args, closure: Mapping[str, Value], indirect: bool = False
+                ) -> None:
         silenced = self._silence > 0 or self._scope.maybe
         values = tuple(UNKNOWN for _ in args.values) if silenced else tuple(args.values)
         self.sites.append(CallSite(
@@ -284,6 +313,7 @@ class HostEvaluator(StatementWalker):
             env=closure,
             arg_texts=tuple(as_receiver(n) if n is not None and isinstance(v, HostTensor) else ""
                             for n, v in zip(args.nodes, values)),
+            indirect=indirect,
         ))
 
 

@@ -16,7 +16,7 @@ CONTAINER_MUTATORS: Final = frozenset({
 })
 # In-place tensor methods that keep the shape, the dtype and the strides (any other ``name_``
 # method may change them: resize_, unsqueeze_, t_, transpose_, as_strided_, set_ ...).
-_KEEPING_INPLACE: Final = frozenset({
+KEEPING_INPLACE: Final = frozenset({
     "fill_", "zero_", "normal_", "uniform_", "random_", "copy_", "add_", "sub_", "mul_", "div_", "clamp_",
     "requires_grad_", "abs_", "neg_", "exp_", "sqrt_", "pow_", "masked_fill_", "bernoulli_", "exponential_",
     "index_fill_", "index_copy_", "index_add_", "scatter_", "scatter_add_", "fill_diagonal_", "share_memory_",
@@ -63,7 +63,7 @@ def _mutating_call(call: ast.Call) -> str | None:
         return None
     name = func.attr
     changes = name in CONTAINER_MUTATORS or (name.endswith("_") and not name.startswith("_")
-                                               and name not in _KEEPING_INPLACE)
+                                               and name not in KEEPING_INPLACE)
     return _root(func.value) if changes else None
 
 

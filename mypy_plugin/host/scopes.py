@@ -78,6 +78,7 @@ class FlowWalker(ExpressionEvaluator):
     _changed_elsewhere: set[str]
     _scope: Scope
     _imported: set[str]
+    _partial: set[str]  # how functools.partial is spelled here ("partial", "functools.partial")
     _replaced: dict[int, Value]  # id of a list changed in place exactly -> its new items
     _try_depth: int = 0  # try bodies being walked (a sure raise inside goes to their handlers)
 

@@ -47,6 +47,9 @@ class StatementWalker(CompoundWalker):
             for alias in stmt.names:
                 name = (alias.asname or alias.name).split(".")[0]
                 self._imported.add(name)
+                if isinstance(stmt, ast.Import) and alias.name == "functools" or isinstance(stmt, ast.ImportFrom) \
+                        and stmt.module == "functools" and alias.name == "partial":
+                    self._partial.add(name if isinstance(stmt, ast.ImportFrom) else f"{name}.partial")
                 if name not in self._torch and name not in self._pypto_dtypes:
                     self._bind_name(name, UNKNOWN, scope.env)
         elif isinstance(stmt, (ast.Global, ast.Nonlocal, ast.Delete)):

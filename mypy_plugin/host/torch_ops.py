@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from . import layout, tensor_data
+from .mutation import KEEPING_INPLACE
 from .operators import arithmetic
 from .views import index, permute, reshape, transpose, transpose_attr, unsqueeze, expand
 from .values import (
@@ -129,7 +130,7 @@ _CONTIGUOUS: Final = "torch.contiguous_format"
 
 def method(t: HostTensor, name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
     """``t.<name>(...)``."""
-    if name in SELF_METHODS:
+    if name in SELF_METHODS or name in KEEPING_INPLACE:
         return t if name.endswith("_") else HostTensor(t.shape, t.dtype, t.strides)
     if name in DEVICE_METHODS:
         return _maybe_copy(t, t.dtype, None, kwargs)

@@ -75,6 +75,9 @@ class KernelRef:
 
     kernel: str  # "make_kernel.kernel"
     env: Mapping[str, Value] = field(default_factory=dict)
+    # ``functools.partial(kernel, x, ...)``: the arguments it puts first, and its keywords
+    bound: tuple[Value, ...] = ()
+    bound_keywords: tuple[tuple[str, Value], ...] = ()
 
 
 @dataclass(frozen=True)

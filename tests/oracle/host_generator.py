@@ -303,9 +303,8 @@ def _construct(rng: random.Random, way: str, lines: list[str], name: str, args: 
         body = [f"_v = {DECOY}", "try:", f"    _v = {e}", "    _n = len(range(0, 8, 0))", "except ValueError:",
                 f"    {call('_v')}"]
         return lines + body, len(lines) + 5
-    # helper_list: a list of the tensors changed in place by a helper before the spread call
-    body = ["def _fill(xs: list) -> None:", f"    xs.append({e})", "_xs: list = []", "_fill(_xs)",
-            f"{name}({', '.join(args[:j] + ['*_xs'] + args[j + 1:] + kw)})"]
+    # helper_list: a list the tensor is put in by a helper, read after the call
+    body = ["def _fill(xs: list) -> None:", f"    xs.append({e})", "_xs: list = []", "_fill(_xs)", f"{call('_xs[0]')}"]
     return lines + body, len(lines) + 4
 
 

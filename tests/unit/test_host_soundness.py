@@ -327,3 +327,53 @@ def test_memory_and_time_grow_linearly_with_call_sites() -> None:
     small, large = measure(500), measure(2000)
     assert large[0] < 6 * small[0]  # 4x the sites: about 4x the memory (a copy per site: 16x)
     assert large[1] < 10 * small[1] + 0.5
+
+
+# ---- 7. reach: calls the source proves without naming the kernel ------------------------------
+
+def test_a_kernel_in_a_variable_or_a_partial() -> None:
+    sites = _sites("""
+        import functools
+        from functools import partial as bind
+        import torch
+        run = k
+        run(torch.randn(4))
+        p = functools.partial(k, torch.randn(2))
+        p(torch.randn(3))
+        bind(k, out=torch.randn(5))(torch.randn(6))
+    """)
+    assert [(s.kernel, s.indirect, [_d(a) for a in s.args], [(n, _d(v)) for n, v in s.keywords]) for s in sites] == [
+        ("k", True, [((4,), "float32")], []),
+        ("k", True, [((2,), "float32"), ((3,), "float32")], []),
+        ("k", True, [((6,), "float32")], [("out", ((5,), "float32"))]),
+    ]
+
+
+def test_parametrize_cases_and_fixtures_are_pytest_calls() -> None:
+    sites = _sites("""
+        import pytest
+        import torch
+
+        @pytest.fixture
+        def out():
+            return torch.empty(16, 64, dtype=torch.float16)
+
+        @pytest.fixture
+        def weights(out):
+            w = torch.randn(*out.shape)
+            yield w
+            del w
+
+        @pytest.mark.parametrize("rows, dt", [(16, torch.float16), (8, torch.bfloat16)])
+        def test_rows(rows, dt, out):
+            k(torch.randn(rows, 64, dtype=dt), out)
+
+        def test_weights(weights, tmp_path):
+            k(weights, tmp_path)
+    """)
+    known = sorted(((s.line, s.via, [_d(a) for a in s.args]) for s in sites if s.via), key=repr)
+    assert known == [
+        (17, ("test_rows[16-float16]",), [((16, 64), "float16"), ((16, 64), "float16")]),
+        (17, ("test_rows[8-bfloat16]",), [((8, 64), "bfloat16"), ((16, 64), "float16")]),
+        (20, ("test_weights with its fixtures",), [((16, 64), "float32"), UNKNOWN]),
+    ]
