@@ -324,7 +324,7 @@ def test_memory_and_time_grow_linearly_with_call_sites() -> None:
         assert len(sites) == n
         return peak, elapsed
 
-    small, large = measure(500), measure(2000)
+    small, large = measure(250), measure(1000)
     assert large[0] < 6 * small[0]  # 4x the sites: about 4x the memory (a copy per site: 16x)
     assert large[1] < 10 * small[1] + 0.5
 
