@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from .ast_facts import StoredNames, factory_kernel, is_jit
+from .ast_facts import StoredNames, attribute_kernels, factory_kernel, is_jit
 from .pytest_cases import PytestCalls
 from .call_arguments import as_receiver
 from .env import Env
@@ -65,11 +65,13 @@ class HostEvaluator(StatementWalker, PytestCalls):
     default_dtype_changed: bool = False  # elsewhere (a conftest.py the tests load)
     _torch: dict[str, str] = field(default_factory=dict)
     _math: dict[str, str] = field(default_factory=dict)
+    _numpy: dict[str, str] = field(default_factory=dict)
     _pypto: set[str] = field(default_factory=set)
     _pypto_dtypes: dict[str, str] = field(default_factory=dict)
     _default_float: DType | None = FLOAT32
     _helpers: dict[str, ast.FunctionDef] = field(default_factory=dict)  # module-level host functions
     _defs: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)  # id -> def walked
+    _def_frames: dict[int, Frame] = field(default_factory=dict)  # id -> the frame its def ran in
     _factories: dict[str, tuple[ast.FunctionDef, str]] = field(default_factory=dict)  # name -> (def, kernel)
     _module_env: Env = field(default_factory=Env)
     _module_frame: Frame = field(default_factory=Frame)
@@ -79,6 +81,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
     _changes_params: dict[str, tuple[frozenset[int], frozenset[str]]] = field(default_factory=dict)
     _imported: set[str] = field(default_factory=set)  # names bound by ``import``: modules, never lists
     _partial: set[str] = field(default_factory=set)
+    _attr_kernels: dict[str, str] = field(default_factory=dict)  # attribute -> the kernel it holds
     _stored: StoredNames = field(default_factory=StoredNames)
     _silence: int = 0
     _stale: dict[int, Value] = field(default_factory=dict)
@@ -108,6 +111,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
         facts = self.facts if self.facts is not None else scan(self.tree)
         self._torch.update(facts.torch)
         self._math.update(facts.math)
+        self._numpy.update(facts.numpy)
         self._pypto.update(facts.pypto)
         self._pypto_dtypes.update(facts.pypto_dtypes)
         self._changed_elsewhere = facts.changed_elsewhere
@@ -119,6 +123,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
                     made = factory_kernel(stmt)
                     if made is not None:
                         self._factories[stmt.name] = (stmt, made)
+        self._attr_kernels = attribute_kernels(self.tree, self.kernel_name)
         if facts.default_dtype_changed or self.default_dtype_changed:
             self._default_float = None  # the default float dtype is changed somewhere
 
@@ -156,6 +161,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
             self._bind_name(stmt.name, KernelRef(label, read), scope.env)
             return
         self._defs[id(stmt)] = stmt
+        self._def_frames[id(stmt)] = scope.frame
         self._bind_name(stmt.name, Defined(id(stmt)), scope.env)
 
     def _class(self, stmt: ast.ClassDef, scope: Scope) -> None:
@@ -182,6 +188,10 @@ class HostEvaluator(StatementWalker, PytestCalls):
 
     def _effect(self, node: ast.Call, callee: Value, receiver: Value, args: Args, env: Env) -> object:
         name = self.kernel_name(node.func)
+        if name is None and isinstance(node.func, ast.Attribute) and node.func.attr in self._attr_kernels:
+            held = self._attr_kernels[node.func.attr]  # ``self.kernel(...)``: the one kernel that attribute holds
+            found = self._name(held, self._module_env)
+            callee = found if isinstance(found, KernelRef) else KernelRef(held)
         if name is not None or isinstance(callee, KernelRef):
             ref = callee if isinstance(callee, KernelRef) else None
             if ref is not None and (ref.bound or ref.bound_keywords):
@@ -235,7 +245,9 @@ class HostEvaluator(StatementWalker, PytestCalls):
         module_level = self._helpers.get(func.name) is func
         params = [*func.args.posonlyargs, *func.args.args]
         known = not params or any(v is not UNKNOWN for v in [*args.values, *args.kwargs.values()])
-        if (self._scope.depth == 0 and known and not args.unknown_spread and len(args.values) <= len(params)
+        # a nested function is walked where it was defined (its closure is this scope), else not
+        local = module_level or self._def_frames.get(id(func)) is self._scope.frame
+        if (self._scope.depth == 0 and known and local and not args.unknown_spread and len(args.values) <= len(params)
                 and func.args.vararg is None and isinstance(func, ast.FunctionDef) and not self._generator(func)):
             closure = (self._globals or self._module_env) if module_level else env
             result = self._walk(func, args, closure, (*self._scope.via, f"{func.name} at line {node.lineno}"))

@@ -11,12 +11,13 @@ from types import EllipsisType
 from typing import Final
 
 from ..knowledge.arith import AST_OPS, fold
-from . import tensor_data, torch_ops
+from . import numpy_ops, tensor_data, torch_ops
 from .builtins import FLOAT_OPS, MAX_ITEMS, builtin, math_call
 from .conditions import truth
 from .control_expressions import ControlExpressions
 from .env import Env
-from .values import DTYPES, UNKNOWN, DType, HostTensor, ListVal, PyptoDType, Value
+from .numpy_ops import NUMPY_DTYPES
+from .values import DTYPES, UNKNOWN, DType, HostTensor, ListVal, NdArray, PyptoDType, Value
 
 # An f-string with a part the source does not prove: still a str (``t.to(f"npu:{i}")`` is a device).
 SOME_STR: Final = "<str>"
@@ -42,6 +43,7 @@ class ExpressionEvaluator(ControlExpressions):
 
     _torch: dict[str, str]  # local name -> "torch" / "torch.randn"
     _math: dict[str, str]  # local name -> "math" / "math.sqrt"
+    _numpy: dict[str, str]  # local name -> "numpy" / "numpy.zeros"
     _pypto: set[str]  # local names of the pypto module
     _pypto_dtypes: dict[str, str]  # ``from pypto import DT_FP16 as h``
     _default_float: DType | None
@@ -62,6 +64,15 @@ class ExpressionEvaluator(ControlExpressions):
             return self._torch.get(node.id)
         if isinstance(node, ast.Attribute):
             head = self._qualname(node.value)
+            return None if head is None else f"{head}.{node.attr}"
+        return None
+
+    def _npqual(self, node: ast.expr) -> str | None:
+        """``np.random.randn`` -> "numpy.random.randn" when ``np`` is numpy."""
+        if isinstance(node, ast.Name):
+            return self._numpy.get(node.id)
+        if isinstance(node, ast.Attribute):
+            head = self._npqual(node.value)
             return None if head is None else f"{head}.{node.attr}"
         return None
 
@@ -114,6 +125,8 @@ class ExpressionEvaluator(ControlExpressions):
     def _name(self, name: str, env: Env) -> Value:
         if name in self._torch:
             return DTYPES.get(self._torch[name], UNKNOWN)
+        if name in self._numpy:
+            return NUMPY_DTYPES.get(self._numpy[name], UNKNOWN)
         if name in self._pypto_dtypes and name not in env:
             return PyptoDType(self._pypto_dtypes[name])
         value = env.get(name, UNKNOWN)
@@ -176,7 +189,13 @@ class ExpressionEvaluator(ControlExpressions):
             return qual if qual in _MEMORY_FORMATS else DTYPES.get(qual, UNKNOWN)
         if isinstance(node.value, ast.Name) and node.value.id in self._pypto and node.attr.startswith("DT_"):
             return PyptoDType(node.attr)
+        npq = self._npqual(node)
+        if npq is not None:
+            return NUMPY_DTYPES.get(npq, UNKNOWN)
         base = self._expr(node.value, env)
+        if isinstance(base, NdArray):
+            return numpy_ops.transposed(base) if node.attr == "T" else (
+                base.shape if node.attr == "shape" and base.shape is not None else UNKNOWN)
         if isinstance(base, HostTensor):
             if node.attr == "shape":
                 return base.shape if base.shape is not None else UNKNOWN
@@ -280,6 +299,13 @@ class ExpressionEvaluator(ControlExpressions):
             return effect  # type: ignore[return-value]
         if args.unknown_spread:
             return UNKNOWN
+        if qual in _FROM_NUMPY and len(args.values) == 1 and isinstance(args.values[0], NdArray):
+            return numpy_ops.to_tensor(qual[len("torch."):], args.values[0]) if not args.kwargs else UNKNOWN
+        npq = self._npqual(func)
+        if npq is not None and npq.startswith("numpy."):
+            return numpy_ops.call(npq[len("numpy."):], args.values, args.kwargs)
+        if isinstance(receiver, NdArray) and isinstance(func, ast.Attribute):
+            return numpy_ops.method(receiver, func.attr, args.values, args.kwargs)
         if qual is not None and qual.startswith("torch.") and qual.count(".") == 1:
             return torch_ops.factory(qual[len("torch."):], args.values, args.kwargs, self._default_float)
         if isinstance(receiver, HostTensor) and isinstance(func, ast.Attribute):
@@ -301,4 +327,5 @@ class ExpressionEvaluator(ControlExpressions):
         return None
 
 
+_FROM_NUMPY: Final = frozenset({"torch.from_numpy", "torch.as_tensor", "torch.tensor"})
 _COMPREHENSIONS: Final = frozenset({ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp})

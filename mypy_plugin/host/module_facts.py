@@ -47,6 +47,7 @@ DEFAULT_DTYPE_SETTERS: Final = frozenset({"set_default_dtype", "set_default_tens
 class ModuleFacts:
     torch: dict[str, str] = field(default_factory=dict)  # local name -> "torch" / "torch.randn"
     math: dict[str, str] = field(default_factory=dict)  # local name -> "math" / "math.sqrt"
+    numpy: dict[str, str] = field(default_factory=dict)  # local name -> "numpy" / "numpy.zeros"
     pypto: set[str] = field(default_factory=set)  # local names of the pypto module
     pypto_dtypes: dict[str, str] = field(default_factory=dict)  # ``from pypto import DT_FP16 as h``
     default_dtype_calls: list[ast.Call] = field(default_factory=list)  # ``...set_default_dtype(...)``
@@ -153,17 +154,17 @@ def scan(tree: ast.Module) -> ModuleFacts:
 def _imports(facts: ModuleFacts, node: ast.Import | ast.ImportFrom) -> None:
     if isinstance(node, ast.Import):
         for alias in node.names:
-            if alias.name in ("torch", "math"):
+            if alias.name in ("torch", "math", "numpy"):
                 _modules(facts, alias.name)[alias.asname or alias.name] = alias.name
             elif alias.name == "pypto":
                 facts.pypto.add(alias.asname or "pypto")
     elif node.level == 0:
-        if node.module in ("torch", "math"):
+        if node.module in ("torch", "math", "numpy"):
             _modules(facts, node.module).update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names)
         elif node.module == "pypto":
             facts.pypto_dtypes.update((a.asname or a.name, a.name) for a in node.names if a.name.startswith("DT_"))
 
 
 def _modules(facts: ModuleFacts, module: str) -> dict[str, str]:
-    """The local names of torch's or math's module and members."""
-    return facts.torch if module == "torch" else facts.math
+    """The local names of torch's, math's or numpy's module and members."""
+    return facts.torch if module == "torch" else facts.numpy if module == "numpy" else facts.math

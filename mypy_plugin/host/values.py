@@ -62,6 +62,15 @@ class HostTensor:
 
 
 @dataclass(frozen=True)
+class NdArray:
+    """A numpy array built in host code (never a tensor itself): like :class:`HostTensor`."""
+
+    shape: tuple[int, ...] | None
+    dtype: DType | None
+    strides: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
 class PyptoDType:
     """``pypto.DT_FP16`` in host code (a kernel annotation may name it through a variable)."""
 
@@ -87,8 +96,8 @@ class Defined:
     node: int
 
 
-Value = Union[int, float, bool, str, None, tuple["Value", ...], DType, HostTensor, PyptoDType, KernelRef, Defined,
-              _Unknown]
+Value = Union[int, float, bool, str, None, tuple["Value", ...], DType, HostTensor, NdArray, PyptoDType, KernelRef,
+              Defined, _Unknown]
 
 
 class ListVal(tuple[Value, ...]):

@@ -192,6 +192,21 @@ def test_nested_functions_see_the_bindings_at_their_call() -> None:
     """), key=repr) == [(6, [((16, 64), "float32")]), (6, [UNKNOWN])]
 
 
+def test_a_closure_called_elsewhere_does_not_read_the_callers_names() -> None:
+    assert _calls("""
+        import torch
+        def make():
+            x = torch.randn(4)
+            def f():
+                k(x)
+            return f
+        def test():
+            x = torch.randn(8)
+            g = make()
+            g()
+    """) == [(6, [((4,), "float32")])]
+
+
 def test_a_nested_kernel_reads_its_annotations_when_defined() -> None:
     (site,) = [s for s in _sites("""
         import pypto, torch
@@ -347,6 +362,22 @@ def test_a_kernel_in_a_variable_or_a_partial() -> None:
         ("k", True, [((2,), "float32"), ((3,), "float32")], []),
         ("k", True, [((6,), "float32")], [("out", ((5,), "float32"))]),
     ]
+
+
+def test_a_kernel_held_in_an_attribute() -> None:
+    sites = _sites("""
+        import torch
+        class Runner:
+            def __init__(self):
+                self.kernel = k
+                self.other = k
+            def run(self, x):
+                self.kernel(torch.randn(4))
+                self.other(torch.randn(4))
+        def swap(r):
+            r.other = print
+    """)
+    assert [(s.kernel, s.indirect, [_d(a) for a in s.args]) for s in sites] == [("k", True, [((4,), "float32")])]
 
 
 def test_parametrize_cases_and_fixtures_are_pytest_calls() -> None:

@@ -74,6 +74,24 @@ def test_torch_semantics(expr: str, expected: object) -> None:
     assert _describe(_evaluate(f"{PRELUDE}k({expr})\n")[0]) == expected
 
 
+NUMPY_CASES: list[tuple[str, tuple[tuple[int, ...], str, bool]]] = [
+    ("torch.from_numpy(np.zeros((4, 8), dtype=np.float32))", ((4, 8), "torch.float32", True)),
+    ("torch.from_numpy(np.ones((4, 8)))", ((4, 8), "torch.float64", True)),
+    ("torch.from_numpy(np.zeros((4, 8), dtype=np.float16).T)", ((8, 4), "torch.float16", False)),
+    ("torch.tensor(np.zeros((4, 8), dtype=np.float16).T)", ((8, 4), "torch.float16", False)),
+    ("torch.from_numpy(np.random.randn(3, 5).astype(np.float32))", ((3, 5), "torch.float32", True)),
+    ("torch.as_tensor(np.arange(6))", ((6,), "torch.int64", True)),
+    ("torch.from_numpy(np.full((2, 2), 7))", ((2, 2), "torch.int64", True)),
+    ("torch.from_numpy(np.ascontiguousarray(np.zeros((4, 8)).T))", ((8, 4), "torch.float64", True)),
+]
+NUMPY_PRELUDE = "import torch\nimport numpy as np\n"
+
+
+@pytest.mark.parametrize(("expr", "expected"), NUMPY_CASES)
+def test_torch_from_numpy(expr: str, expected: object) -> None:
+    assert _describe(_evaluate(f"{NUMPY_PRELUDE}k({expr})\n")[0]) == expected
+
+
 def test_an_in_place_update_keeps_the_view() -> None:
     (v,) = _evaluate(PRELUDE + "v = x.t()\nv += 1\nk(v)\n")
     assert _describe(v) == ((8, 4), "torch.float32", False)
@@ -107,9 +125,9 @@ def test_a_conftest_that_changes_the_default_dtype(tmp_path: Path) -> None:
 
 def test_the_cases_against_real_torch() -> None:
     torch = pytest.importorskip("torch")
-    for expr, expected in CASES:
+    for prelude, expr, expected in [*((PRELUDE, e, x) for e, x in CASES), *((NUMPY_PRELUDE, e, x) for e, x in NUMPY_CASES)]:
         scope: dict[str, object] = {}
-        exec(PRELUDE + f"r = {expr}\n", scope)
+        exec(prelude + f"r = {expr}\n", scope)
         r = scope["r"]
         assert isinstance(r, torch.Tensor)
         assert (tuple(r.shape), str(r.dtype), r.is_contiguous()) == expected, expr
