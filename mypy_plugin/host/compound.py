@@ -24,6 +24,7 @@ class CompoundWalker(FlowWalker):
 
     def _try(self, stmt: ast.Try, scope: Scope) -> None:
         body = scope.branch(speculative=False)  # runs, up to what raises
+        followed = len(self._replaced)
         raised, at = self._try_body(stmt.body, body)
         if raised is not None:
             handler = self._handler(stmt.handlers, raised.name)
@@ -39,6 +40,9 @@ class CompoundWalker(FlowWalker):
                     and scope.definite and self._plain(stmt.body[:at + 1], scope.env):
                 self._finally(stmt, scope, raised)
         self._forget(self._stored(stmt), scope.env)
+        if stmt.handlers:  # something may raise before a list change: its aliases are unknown after
+            for key in list(self._replaced)[followed:]:
+                del self._replaced[key]
         # whether a handler runs depends on what raised: silenced unless the body only imports
         imports = all(isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)) for s in stmt.body)
         if body.live:
@@ -208,7 +212,7 @@ class CompoundWalker(FlowWalker):
             self._block(orelse, scope.branch(True) if loop.breaks else scope)
             self._forget(self._stored(stmt), scope.env)
 
-    _broke: bool = False
+    _broke: bool = False  # the last loop walked once had a break (a ``while True`` falls through)
 
 
 def _matches(pattern: ast.pattern, subject: Value, expr: object) -> bool | None:

@@ -264,7 +264,15 @@ def test_a_list_changed_on_one_path_only_is_unknown_through_its_aliases() -> Non
                     continue
                 dims.append(i)
             k(torch.empty(alias))
-    """) == [(8, [(None, "float32")]), (15, [(None, "float32")])]
+            rows = [2]
+            view = rows
+            try:
+                risky()
+                rows.append(3)
+            except ValueError:
+                pass
+            k(torch.empty(view))
+    """) == [(8, [(None, "float32")]), (15, [(None, "float32")]), (23, [(None, "float32")])]
 
 
 # ---- 4. failures inside the evaluator ----------------------------------------------------------
