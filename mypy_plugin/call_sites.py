@@ -65,6 +65,11 @@ def kernel_defined(api: object, dec: Decorator) -> None:
             made = module_sites(api).of.get(f"{factory.name}.{dec.func.name}", [])
             if made:
                 _check_sites(api, dec, made, None)
+    elif ENABLED[0] and own_kernel(api, dec):
+        # calls mypy sees no kernel at (a variable, functools.partial): checked from here
+        indirect = [s for s in module_sites(api).of.get(dec.func.name, []) if s.indirect]
+        if indirect:
+            _check_sites(api, dec, indirect, None)
     if coverage.active() is None:
         return
     path = getattr(api, "path", None)

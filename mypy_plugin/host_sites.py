@@ -4,6 +4,7 @@ source) and found again by a call's line and column, or by the factory kernel th
 from __future__ import annotations
 
 import ast
+import functools
 import gc
 import os
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from mypy.nodes import MypyFile
 
 from . import parsed_trees
 from .host.evaluate import CallSite, HostEvaluator
-from .host.module_facts import scan
+from .host.module_facts import DEFAULT_DTYPE_SETTERS, scan
 from .kernels import jit_kernel
 
 _CACHE_SIZE: Final = 64
@@ -90,10 +91,48 @@ def _evaluate_source(module: MypyFile, path: str) -> ModuleSites:
         return ModuleSites()
     out = ModuleSites()
     facts = scan(tree)
-    for site in HostEvaluator(tree, kernel_namer(module, facts.nested_kernels), facts=facts).call_sites():
+    evaluator = HostEvaluator(tree, kernel_namer(module, facts.nested_kernels), facts=facts,
+                              default_dtype_changed=conftest_changes_default_dtype(path))
+    for site in evaluator.call_sites():
         out.at.setdefault((site.line, site.column), []).append(site)
         out.of.setdefault(site.kernel, []).append(site)
     return out
+
+
+_MARKERS: Final = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+def _conftest_in(directory: str) -> bool:
+    path = os.path.join(directory, "conftest.py")
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return _mentions_setter(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _mentions_setter(path: str, mtime: int, size: int) -> bool:
+    """Read once per version of the file (a daemon sees an edit)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return any(name in text for name in DEFAULT_DTYPE_SETTERS)
+
+
+def conftest_changes_default_dtype(path: str) -> bool:
+    """Does a ``conftest.py`` pytest loads for this file (in its directory or one above, up to
+    the project's root) change torch's default float dtype? Then the module's default dtypes
+    are unknown."""
+    directory = Path(os.path.abspath(path)).parent
+    for _ in range(32):
+        if _conftest_in(str(directory)):
+            return True
+        if any((directory / m).exists() for m in _MARKERS) or directory.parent == directory:
+            return False
+        directory = directory.parent
+    return False
 
 
 def kernel_namer(module: MypyFile, nested: frozenset[str]) -> Callable[[ast.expr], str | None]:

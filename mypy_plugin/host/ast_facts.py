@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..kernels import names_jit
 from ..module_constants import all_nodes
+
+
+def is_jit(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A ``...jit`` decorator: the function is a kernel (device code)."""
+    return any(names_jit(d) for d in func.decorator_list)
 
 
 def factory_kernel(func: ast.FunctionDef) -> str | None:
@@ -58,3 +63,16 @@ def bound_names(stmt: ast.stmt) -> Iterator[str]:
         for target in stmt.targets:
             if isinstance(target, ast.Name):
                 yield target.id
+
+
+def attribute_kernels(tree: ast.Module, kernel_name: Callable[[ast.expr], str | None]) -> dict[str, str]:
+    """Attributes every assignment of the module sets to one and the same kernel
+    (``self.kernel = k``): a call of ``obj.kernel(...)`` calls that kernel."""
+    held: dict[str, set[str | None]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, ast.Attribute):
+                    value = node.value if not isinstance(node, ast.AugAssign) else None
+                    held.setdefault(target.attr, set()).add(kernel_name(value) if isinstance(value, ast.Name) else None)
+    return {attr: k for attr, kernels in held.items() if len(kernels) == 1 for k in kernels if k is not None}

@@ -17,7 +17,7 @@ from ..knowledge.dtypes import DTYPES, FP32
 from ..knowledge.shapes import DYNAMIC, Dim, Shape, fmt_dim, is_dynamic
 from ..knowledge.values import TensorVal
 from .evaluate import CallSite
-from .values import UNKNOWN, HostTensor, PyptoDType, Value
+from .values import UNKNOWN, HostTensor, NdArray, PyptoDType, Value
 
 _NOTHING = TensorDesc(None, None, None, None)
 
@@ -110,7 +110,7 @@ def at_call(params: Parameters, written: Sequence[Written], env: Mapping[str, Va
 def _is_tensor(v: Value) -> bool | None:
     if isinstance(v, HostTensor):
         return True
-    return None if v is UNKNOWN else False
+    return None if v is UNKNOWN or isinstance(v, NdArray) else False
 
 
 def describe(v: Value) -> TensorDesc:

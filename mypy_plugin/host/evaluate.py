@@ -1,13 +1,14 @@
 """Host code evaluation: the torch tensors (shape, strides, dtype) at each call of a jit kernel.
 
 Walks a module's host code in program order with :mod:`ast` (no mypy, no torch): module level,
-then every function with the module's final bindings. Branches merge (a name that differs
-becomes unknown), loops over constant sequences run once per item (each item gives its own
-call sites), other loops run once with their target unknown. A call of a module-level host
-helper with at least one known argument walks the helper's body with those arguments, one level
-deep; a factory (a function that defines a jit kernel and returns it) gives a kernel value whose
-calls are call sites too. Objects changed in place are followed (list edits) or forgotten
-(:mod:`mutation`). Torch is recognised by its imported names only; expressions: :mod:`expressions`.
+then every function with the module's final bindings (a name the module binds to two values is
+unknown there: a function may run before the second). Control flow: :mod:`statements`;
+expressions: :mod:`expressions`. A call of a host helper (module-level with a known argument or
+none, or nested in the calling function) walks the helper's body with those arguments and the
+bindings at the call, one level deep; a factory (a function that defines a jit kernel and
+returns it) gives a kernel value whose calls are call sites too. A kernel's annotations are
+read when its ``def`` runs. Lists changed in place are followed (``append``, ``xs[i] = v``) or
+forgotten, with every alias (:mod:`mutation`). Torch is recognised by its imported names only.
 """
 
 from __future__ import annotations
@@ -17,20 +18,18 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from . import mutation
-from .ast_facts import bound_names as _bound_names
-from .ast_facts import factory_kernel
-from .ast_facts import StoredNames
-from .call_arguments import positional
-from .expressions import MAX_ITEMS, Env, ExpressionEvaluator
+from .ast_facts import StoredNames, attribute_kernels, factory_kernel, is_jit
+from .pytest_cases import PytestCalls
+from .call_arguments import as_receiver
+from .env import Env
+from .expressions import NO_EFFECT, Args
 from .module_facts import ModuleFacts, scan
-from .values import FLOAT32, UNKNOWN, Defined, DType, KernelRef, Value
+from .mutation import follow_list, mutating_root
+from .scopes import Frame, OutOfBudget, Scope, same
+from .statements import StatementWalker
+from .values import FLOAT32, UNKNOWN, Defined, DType, HostTensor, KernelRef, ListVal, Value
 
 _MAX_STATEMENTS: Final = 100_000  # statements walked per module (constant loops multiply them)
-
-
-class _OutOfBudget(Exception):
-    pass
 
 
 @dataclass(frozen=True)
@@ -43,84 +42,90 @@ class CallSite:
     args: tuple[Value, ...]
     keywords: tuple[tuple[str, Value], ...]
     via: tuple[str, ...] = ()  # host helpers walked to reach it ("run_case at line 40")
-    star_args: bool = False  # *args / **kwargs at the call: the argument list is not known
-    # The names in scope at the call (a kernel defined in the calling function reads them).
+    # *args / **kwargs at the call, or a call that runs only under a condition that may depend on
+    # the known values: the argument list is not known
+    star_args: bool = False
+    # The names the kernel's annotations read, as bound when its ``def`` ran (shared by every
+    # call of that definition: a site costs its arguments, not its scope).
     env: Mapping[str, Value] = field(default_factory=dict, compare=False, hash=False)
     # Each positional argument as written, for notes in the user's own names ("pass xt.contiguous()").
     arg_texts: tuple[str, ...] = field(default=(), compare=False, hash=False)
+    # The callee is not the kernel's own name (a variable, a partial): mypy sees no kernel there
+    indirect: bool = field(default=False, compare=False, hash=False)
 
 
 @dataclass
-class _Scope:
-    env: Env
-    via: tuple[str, ...] = ()
-    depth: int = 0
-
-
-@dataclass
-class HostEvaluator(ExpressionEvaluator):
+class HostEvaluator(StatementWalker, PytestCalls):
     """``kernel_name(callee)`` says whether a call's callee is a jit kernel (and its name)."""
 
     tree: ast.Module
     kernel_name: Callable[[ast.expr], str | None]
     sites: list[CallSite] = field(default_factory=list)
-    _torch: dict[str, str] = field(default_factory=dict)  # local name -> "torch" / "torch.randn"
-    _math: dict[str, str] = field(default_factory=dict)  # local name -> "math" / "math.sqrt"
-    _helpers: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    facts: ModuleFacts | None = None  # the module's scan, when the caller made it already
+    default_dtype_changed: bool = False  # elsewhere (a conftest.py the tests load)
+    _torch: dict[str, str] = field(default_factory=dict)
+    _math: dict[str, str] = field(default_factory=dict)
+    _numpy: dict[str, str] = field(default_factory=dict)
+    _pypto: set[str] = field(default_factory=set)
+    _pypto_dtypes: dict[str, str] = field(default_factory=dict)
     _default_float: DType | None = FLOAT32
-    _module_env: Env = field(default_factory=dict)  # the module's bindings (final once walked)
+    _helpers: dict[str, ast.FunctionDef] = field(default_factory=dict)  # module-level host functions
+    _defs: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)  # id -> def walked
+    _def_frames: dict[int, Frame] = field(default_factory=dict)  # id -> the frame its def ran in
+    _factories: dict[str, tuple[ast.FunctionDef, str]] = field(default_factory=dict)  # name -> (def, kernel)
+    _module_env: Env = field(default_factory=Env)
+    _module_frame: Frame = field(default_factory=Frame)
+    _globals: Env | None = None  # what functions see: the module's final bindings, rebound ones unknown
     _budget: int = _MAX_STATEMENTS
     _changed_elsewhere: set[str] = field(default_factory=set)  # see mutation.ChangedElsewhere
-    _pypto: set[str] = field(default_factory=set)  # local names of the pypto module
-    _factories: dict[str, tuple[ast.FunctionDef, str]] = field(default_factory=dict)  # name -> (def, kernel)
-    _pypto_dtypes: dict[str, str] = field(default_factory=dict)  # ``from pypto import DT_FP16 as h``
-    facts: ModuleFacts | None = None  # the module's scan, when the caller made it already
-    _calls_of: dict[int, list[ast.Call]] = field(default_factory=dict)  # see ModuleFacts.calls_of
-    _kernel_holders: frozenset[int] = frozenset()  # see ModuleFacts.kernel_holders
+    _changes_params: dict[str, tuple[frozenset[int], frozenset[str]]] = field(default_factory=dict)
+    _imported: set[str] = field(default_factory=set)  # names bound by ``import``: modules, never lists
+    _partial: set[str] = field(default_factory=set)
+    _attr_kernels: dict[str, str] = field(default_factory=dict)  # attribute -> the kernel it holds
     _stored: StoredNames = field(default_factory=StoredNames)
+    _silence: int = 0
+    _stale: dict[int, Value] = field(default_factory=dict)
+    _replaced: dict[int, Value] = field(default_factory=dict)
+    _scope: Scope = field(default_factory=lambda: Scope(Env()))
+    _generators_of: dict[int, bool] = field(default_factory=dict)
 
     def call_sites(self) -> list[CallSite]:
         """Every call site found (each sound on its own; a module past the work budget gives
         the ones found until then)."""
-        if self._scan_module():
-            self._find_factories()
-        module = _Scope(self._module_env)
+        self._scan_module()
+        module = Scope(self._module_env, self._module_frame)
+        self._scope = module
         try:
             self._block(self.tree.body, module)
+            self._globals = Env(self._module_env, {name: UNKNOWN for name in module.frame.rebound})
             for func in self._functions(self.tree.body):
-                self._function(func, _Scope(dict(module.env)))
-        except _OutOfBudget:
+                self._function(func, Scope(Env(self._globals)))
+            self._pytest_calls(self._globals)
+        except (OutOfBudget, RecursionError):
             pass
-        unique: dict[CallSite, None] = dict.fromkeys(self.sites)
-        return list(unique)
+        return list(dict.fromkeys(self.sites))
 
     # ---- module facts ------------------------------------------------------------------------
 
-    def _scan_module(self) -> bool:
-        """Imports, helpers, each statement's calls, names changed from functions; and whether a
-        jit kernel is defined inside a function (:func:`module_facts.scan`)."""
+    def _scan_module(self) -> None:
         facts = self.facts if self.facts is not None else scan(self.tree)
-        self._kernel_holders = facts.kernel_holders
         self._torch.update(facts.torch)
         self._math.update(facts.math)
+        self._numpy.update(facts.numpy)
         self._pypto.update(facts.pypto)
         self._pypto_dtypes.update(facts.pypto_dtypes)
-        self._calls_of = facts.calls_of
         self._changed_elsewhere = facts.changed_elsewhere
+        self._changes_params = facts.changes_params
         for stmt in self.tree.body:
-            if isinstance(stmt, ast.FunctionDef) and self.kernel_name(ast.Name(stmt.name)) is None:
+            if isinstance(stmt, ast.FunctionDef) and not is_jit(stmt) and self.kernel_name(ast.Name(stmt.name)) is None:
                 self._helpers[stmt.name] = stmt
-        if self._torch and any(self._qualname(n.func) == "torch.set_default_dtype" for n in facts.default_dtype_calls):
+                if id(stmt) in facts.kernel_holders:
+                    made = factory_kernel(stmt)
+                    if made is not None:
+                        self._factories[stmt.name] = (stmt, made)
+        self._attr_kernels = attribute_kernels(self.tree, self.kernel_name)
+        if facts.default_dtype_changed or self.default_dtype_changed:
             self._default_float = None  # the default float dtype is changed somewhere
-        return bool(facts.nested_kernels)
-
-    def _find_factories(self) -> None:
-        for name, func in self._helpers.items():
-            if id(func) not in self._kernel_holders:
-                continue  # defines no jit kernel (the scan saw every nested one)
-            made = factory_kernel(func)
-            if made is not None:
-                self._factories[name] = (func, made)
 
     def _functions(self, body: Sequence[ast.stmt]) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
         for stmt in body:
@@ -129,156 +134,160 @@ class HostEvaluator(ExpressionEvaluator):
             elif isinstance(stmt, ast.ClassDef):
                 yield from self._functions(stmt.body)
 
-    # ---- statements --------------------------------------------------------------------------
+    # ---- definitions -------------------------------------------------------------------------
 
-    def _function(self, func: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
-        if self.kernel_name(ast.Name(func.name)) is not None:
+    def _function(self, func: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
+        """A function walked on its own (called from anywhere): its parameters unknown."""
+        if is_jit(func) or self.kernel_name(ast.Name(func.name)) is not None:
             return  # a kernel body is device code
         args = func.args
-        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
-            scope.env[a.arg] = UNKNOWN
-        for extra in (args.vararg, args.kwarg):
-            if extra is not None:
-                scope.env[extra.arg] = UNKNOWN
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if a is not None:
+                scope.env[a.arg] = UNKNOWN
         self._block(func.body, scope)
+        closure = Env(scope.env, {name: UNKNOWN for name in scope.frame.rebound})
         for inner in self._functions(func.body):
-            self._function(inner, _Scope(dict(scope.env), scope.via, scope.depth))
+            self._function(inner, Scope(Env(closure), via=scope.via, depth=scope.depth))
 
-    def _block(self, body: Sequence[ast.stmt], scope: _Scope) -> None:
-        for stmt in body:
-            self._stmt(stmt, scope)
-
-    def _stmt(self, stmt: ast.stmt, scope: _Scope) -> None:
-        self._budget -= 1
-        if self._budget < 0:
-            raise _OutOfBudget
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            scope.env[stmt.name] = Defined(id(stmt)) if isinstance(stmt, ast.FunctionDef) else UNKNOWN
+    def _def(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
+        if isinstance(stmt, ast.FunctionDef) and (is_jit(stmt) or self.kernel_name(ast.Name(stmt.name)) is not None):
+            # the annotations are evaluated now, with the names bound now
+            names = {n.id for a in _params(stmt) if a.annotation is not None
+                     for n in ast.walk(a.annotation) if isinstance(n, ast.Name)}
+            read = {n: self._name(n, scope.env) for n in sorted(names)}
+            # the module's own kernel by its name; a nested one is not found by name elsewhere
+            label = f"{scope.factory}.{stmt.name}" if scope.factory else stmt.name if scope.frame is self._module_frame \
+                else f"<nested>.{stmt.name}"
+            self._bind_name(stmt.name, KernelRef(label, read), scope.env)
             return
-        if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith)):
-            self._compound(stmt, scope)
-            return
-        exact = mutation.followed(stmt, scope.env, lambda e: self._expr(e, scope.env))
-        old = scope.env.get(stmt.target.id) if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) else None
-        calls = self._calls_of.get(id(stmt), [])
-        self._calls_in(stmt, scope, calls)
-        if isinstance(stmt, ast.Assign):
-            value = self._expr(stmt.value, scope.env)
-            for target in stmt.targets:
-                self._bind(target, value, scope.env)
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-            self._bind(stmt.target, self._expr(stmt.value, scope.env), scope.env)
-        elif isinstance(stmt, ast.AugAssign):
-            self._bind(stmt.target, self._expr(ast.BinOp(stmt.target, stmt.op, stmt.value), scope.env), scope.env)
-        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            for alias in stmt.names:
-                name = (alias.asname or alias.name).split(".")[0]
-                if name not in self._torch and name not in self._pypto_dtypes:
-                    scope.env[name] = UNKNOWN
-        elif isinstance(stmt, (ast.Global, ast.Nonlocal, ast.Delete)):
-            for name in _bound_names(stmt):
-                scope.env[name] = UNKNOWN
-        for name in mutation.mutated(stmt, calls):
-            mutation.forget_object(name, scope.env)
-        if old is not None and isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
-            mutation.forget_aliases(old, stmt.target.id, scope.env)  # ``dims += [1]`` extends a list in place
-        if exact is not None:
-            scope.env[exact[0]] = UNKNOWN if exact[0] in self._changed_elsewhere else exact[1]
+        self._defs[id(stmt)] = stmt
+        self._def_frames[id(stmt)] = scope.frame
+        self._bind_name(stmt.name, Defined(id(stmt)), scope.env)
 
-    def _compound(self, stmt: ast.stmt, scope: _Scope) -> None:
-        if isinstance(stmt, ast.If):
-            self._calls_in(stmt.test, scope)
-            test = self._expr(stmt.test, scope.env)
-            if type(test) in (bool, int):
-                self._block(stmt.body if test else stmt.orelse, scope)
-                return
-            self._branches([stmt.body, stmt.orelse], scope)
-        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            self._loop(stmt, scope)
-        elif isinstance(stmt, ast.While):
-            self._calls_in(stmt.test, scope)
-            self._forget(stmt, scope.env)
-            self._block(stmt.body, scope)
-            self._block(stmt.orelse, scope)
-            self._forget(stmt, scope.env)
-        elif isinstance(stmt, ast.Try):
-            self._forget(stmt, scope.env)
-            bodies = [stmt.body + stmt.orelse, *[h.body for h in stmt.handlers]]
-            self._branches(bodies, scope)
-            self._block(stmt.finalbody, scope)
-        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-            for item in stmt.items:
-                self._calls_in(item.context_expr, scope)
-                if item.optional_vars is not None:
-                    self._bind(item.optional_vars, UNKNOWN, scope.env)
-            self._block(stmt.body, scope)
+    def _class(self, stmt: ast.ClassDef, scope: Scope) -> None:
+        self._bind_name(stmt.name, UNKNOWN, scope.env)
 
-    def _branches(self, bodies: Sequence[Sequence[ast.stmt]], scope: _Scope) -> None:
-        results: list[Env] = []
-        for body in bodies:
-            branch = _Scope(dict(scope.env), scope.via, scope.depth)
-            self._block(body, branch)
-            results.append(branch.env)
-        for name in {n for body in bodies for stmt in body for n in self._stored(stmt)}:
-            values = [env.get(name, UNKNOWN) for env in results]
-            scope.env[name] = values[0] if all(v == values[0] for v in values) else UNKNOWN
+    def _name(self, name: str, env: Env) -> Value:
+        value = super()._name(name, env)
+        if value is UNKNOWN and (name not in env or name in self._imported) and self.kernel_name(ast.Name(name)):
+            return KernelRef(name)  # an imported kernel, or one the walk has not bound
+        return value
 
-    def _loop(self, stmt: ast.For | ast.AsyncFor, scope: _Scope) -> None:
-        self._calls_in(stmt.iter, scope)
-        items = self._expr(stmt.iter, scope.env)
-        if isinstance(items, tuple) and 0 < len(items) <= MAX_ITEMS:
-            before = dict(scope.env)
-            for item in items:
-                run = _Scope(dict(before), scope.via, scope.depth)
-                self._bind(stmt.target, item, run.env)
-                self._block(stmt.body, run)
+    def _bind_name(self, name: str, value: Value, env: Env) -> None:
+        if name in self._changed_elsewhere:
+            value = UNKNOWN
+        frame = self._scope.frame
+        if name in frame.bound:
+            if not same(env.get(name, UNKNOWN), value):
+                frame.rebound.add(name)
         else:
-            self._forget(stmt, scope.env)
-            self._block(stmt.body, scope)
-        self._forget(stmt, scope.env)
-        self._block(stmt.orelse, scope)
+            frame.bound.add(name)
+        env[name] = value
 
-    def _forget(self, stmt: ast.stmt, env: Env) -> None:
-        """Every name a loop or try may rebind is unknown after it (and on a later iteration)."""
-        for name in self._stored(stmt):
-            env[name] = UNKNOWN
+    # ---- calls -------------------------------------------------------------------------------
 
-    def _bind(self, target: ast.expr, value: Value, env: Env) -> None:
-        if isinstance(target, ast.Name):
-            env[target.id] = UNKNOWN if target.id in self._changed_elsewhere else value
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            starred = any(isinstance(e, ast.Starred) for e in target.elts)
-            if isinstance(value, tuple) and len(value) == len(target.elts) and not starred:
-                for elt, item in zip(target.elts, value):
-                    self._bind(elt, item, env)
-            else:
-                for elt in target.elts:
-                    self._bind(elt.value if isinstance(elt, ast.Starred) else elt, UNKNOWN, env)
-        # attribute / subscript targets change objects we do not follow
+    def _effect(self, node: ast.Call, callee: Value, receiver: Value, args: Args, env: Env) -> object:
+        name = self.kernel_name(node.func)
+        if name is None and isinstance(node.func, ast.Attribute) and node.func.attr in self._attr_kernels:
+            held = self._attr_kernels[node.func.attr]  # ``self.kernel(...)``: the one kernel that attribute holds
+            found = self._name(held, self._module_env)
+            callee = found if isinstance(found, KernelRef) else KernelRef(held)
+        if name is not None or isinstance(callee, KernelRef):
+            ref = callee if isinstance(callee, KernelRef) else None
+            if ref is not None and (ref.bound or ref.bound_keywords):
+                args = Args([*ref.bound, *args.values], [*(None for _ in ref.bound), *args.nodes], args.unknown_spread,
+                            {**dict(ref.bound_keywords), **args.kwargs})
+            self._record(name or (ref.kernel if ref else ""), node, args, ref.env if ref else {}, indirect=name is None)
+            return UNKNOWN
+        if self._is_partial(node.func) and args.values and isinstance(args.values[0], KernelRef) \
+                and not args.unknown_spread:
+            ref = args.values[0]
+            return KernelRef(ref.kernel, ref.env, (*ref.bound, *args.values[1:]),
+                             (*ref.bound_keywords, *args.kwargs.items()))
+        factory = self._factory_name(node.func, env)
+        if factory is not None:
+            return self._factory(factory, args)
+        if isinstance(node.func, ast.Attribute):
+            return self._method_effect(node, node.func, receiver, args, env)
+        if isinstance(callee, Defined):
+            return self._call_function(node, callee, args, env)
+        return NO_EFFECT
 
-    # ---- kernel calls and helper calls -------------------------------------------------------
+    def _method_effect(self, node: ast.Call, func: ast.Attribute, receiver: Value, args: Args, env: Env) -> object:
+        root = mutating_root(node)
+        if root is None:
+            if not (isinstance(func.value, ast.Name) and (func.value.id in self._imported or func.value.id in self._torch
+                                                         or func.value.id in self._pypto)):
+                self._may_change(args)  # an object's method may change a list it is given
+            return NO_EFFECT
+        if isinstance(func.value, ast.Name) and isinstance(receiver, ListVal) and not args.unknown_spread:
+            followed = follow_list(receiver, func.attr, args.values, args.kwargs)
+            if followed is not None:
+                self._replace_list(func.value.id, receiver, ListVal(followed[0]), env)
+                return followed[1]
+        self._change_in_place(root, env)
+        return NO_EFFECT
 
-    def _calls_in(self, node: ast.AST, scope: _Scope, calls: list[ast.Call] | None = None) -> None:
-        for call in self._calls_of.get(id(node), []) if calls is None else calls:
-            name = self.kernel_name(call.func)
-            ref = self._made_kernel(call.func, scope.env) if name is None else None
-            if name is not None:
-                self._record(name, call, scope)
-            elif ref is not None:
-                self._record(ref.kernel, call, scope, ref.env)
-            elif (isinstance(call.func, ast.Name) and call.func.id in self._helpers and scope.depth == 0
-                  and call.func.id not in self._factories):
-                self._helper(self._helpers[call.func.id], call, scope)
+    def _may_change(self, args: Args, only: Callable[[int, str | None], bool] | None = None) -> None:
+        """The call may change arguments in place: a list given to an object's method (any), or
+        the parameters a module function changes (``only``: position, keyword)."""
+        items: list[tuple[int, str | None, Value]] = [(i, None, v) for i, v in enumerate(args.values)]
+        items += [(-1, k, v) for k, v in args.kwargs.items()]
+        for i, key, v in items:
+            if isinstance(v, ListVal) if only is None else isinstance(v, (tuple, HostTensor)) and only(i, key):
+                self._stale[id(v)] = v
 
-    def _made_kernel(self, callee: ast.expr, env: Env) -> KernelRef | None:
-        """``k(...)`` with ``k = make_kernel(...)``, or ``make_kernel(...)(...)``."""
-        if isinstance(callee, ast.Name):
-            value = env.get(callee.id)
-            return value if isinstance(value, KernelRef) else None
-        if isinstance(callee, ast.Call) and self._factory_name(callee.func, env) is not None:
-            value = self._expr(callee, env)
-            return value if isinstance(value, KernelRef) else None
-        return None
+    def _call_function(self, node: ast.Call, callee: Defined, args: Args, env: Env) -> Value:
+        func = self._defs.get(callee.node)
+        if func is None:
+            return UNKNOWN
+        result: Value = UNKNOWN
+        module_level = self._helpers.get(func.name) is func
+        params = [*func.args.posonlyargs, *func.args.args]
+        known = not params or any(v is not UNKNOWN for v in [*args.values, *args.kwargs.values()])
+        # a nested function is walked where it was defined (its closure is this scope), else not
+        local = module_level or self._def_frames.get(id(func)) is self._scope.frame
+        if (self._scope.depth == 0 and known and local and not args.unknown_spread and len(args.values) <= len(params)
+                and func.args.vararg is None and isinstance(func, ast.FunctionDef) and not self._generator(func)):
+            closure = (self._globals or self._module_env) if module_level else env
+            result = self._walk(func, args, closure, (*self._scope.via, f"{func.name} at line {node.lineno}"))
+        changes = self._changes_params.get(func.name) if module_level else None
+        if changes is not None:
+            self._may_change(args, lambda i, key: i in changes[0] or key in changes[1])
+        return result
+
+    def _walk(self, func: ast.FunctionDef, args: Args, closure: Env, via: tuple[str, ...], factory: str | None = None,
+              depth: int | None = None) -> Value:
+        """The body of ``func`` with the call's arguments: what it returns (one value on every
+        path), UNKNOWN else."""
+        env = Env(closure)
+        params = [*func.args.posonlyargs, *func.args.args]
+        for p in [*params, *func.args.kwonlyargs, func.args.kwarg]:
+            if p is not None:
+                env[p.arg] = UNKNOWN
+        defaults = func.args.defaults
+        for p, default in zip(params[len(params) - len(defaults):], defaults):
+            env[p.arg] = self._expr(default, closure)
+        for kp, kw_default in zip(func.args.kwonlyargs, func.args.kw_defaults):
+            if kw_default is not None:
+                env[kp.arg] = self._expr(kw_default, closure)
+        for p, value in zip(params, args.values):
+            env[p.arg] = value
+        for key, value in args.kwargs.items():
+            env[key] = value
+        inner = Scope(env, via=via, depth=self._scope.depth + 1 if depth is None else depth, maybe=self._scope.maybe,
+                      factory=factory,
+                      speculative=self._scope.speculative or bool(self._scope.exits))
+        self._block(func.body, inner)
+        returns = inner.returns + ([None] if inner.live else [])
+        return returns[0] if returns and all(same(returns[0], r) for r in returns[1:]) else UNKNOWN
+
+    def _generator(self, func: ast.FunctionDef) -> bool:
+        """Its body runs when iterated, not when called."""
+        found = self._generators_of.get(id(func))
+        if found is None:
+            found = self._generators_of[id(func)] = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(func))
+        return found
 
     def _factory_name(self, callee: ast.expr, env: Env) -> str | None:
         """``make_kernel`` when the name is bound to the module's factory of that name."""
@@ -286,62 +295,42 @@ class HostEvaluator(ExpressionEvaluator):
             return None
         return callee.id if env.get(callee.id) == Defined(id(self._factories[callee.id][0])) else None
 
-    def _factory(self, name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
-        """A factory call: its body walked with the arguments (one level), the kernel it returns
-        with the factory's names at the end."""
+    def _factory(self, name: str, args: Args) -> Value:
+        """A factory call: its body walked with the arguments (one level); the kernel it returns,
+        with the names its annotations read when its ``def`` ran."""
         func, kernel = self._factories[name]
         params = [*func.args.posonlyargs, *func.args.args]
-        if func.args.vararg is not None or len(args) > len(params):
+        if func.args.vararg is not None or len(args.values) > len(params) or args.unknown_spread:
             return KernelRef(f"{name}.{kernel}")
-        env: Env = dict(self._module_env)
-        for p in [*params, *func.args.kwonlyargs]:
-            env[p.arg] = UNKNOWN
-        defaults = func.args.defaults
-        for p, default in zip(params[len(params) - len(defaults):], defaults):
-            env[p.arg] = self._expr(default, env)
-        for p, value in zip(params, args):
-            env[p.arg] = value
-        env.update(kwargs)
-        body = _Scope(env, (), 1)
-        self._block(func.body, body)
-        return KernelRef(f"{name}.{kernel}", body.env)
+        made = self._walk(func, args, self._globals or self._module_env, self._scope.via, factory=name)
+        return made if isinstance(made, KernelRef) else KernelRef(f"{name}.{kernel}")
 
-    def _record(self, name: str, call: ast.Call, scope: _Scope, closure: Mapping[str, Value] | None = None) -> None:
-        args = positional(call, lambda e: self._expr(e, scope.env))
+    def _is_partial(self, func: ast.expr) -> bool:
+        text = func.id if isinstance(func, ast.Name) else (
+            f"{func.value.id}.{func.attr}" if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else "")
+        return text in self._partial
+
+    def _record(self, name: str, node: ast.Call, args: Args, closure: Mapping[str, Value], indirect: bool = False
+                ) -> None:
+        silenced = self._silence > 0 or self._scope.maybe
+        values = tuple(UNKNOWN for _ in args.values) if silenced else tuple(args.values)
         self.sites.append(CallSite(
             kernel=name,
-            line=call.lineno,
-            column=call.col_offset,
-            args=args.values,
-            keywords=tuple((k.arg, self._expr(k.value, scope.env)) for k in call.keywords if k.arg is not None),
-            via=scope.via,
-            star_args=args.unknown_spread or any(k.arg is None for k in call.keywords),
-            env=dict(scope.env) if closure is None else closure,
-            arg_texts=args.texts,
+            line=node.lineno,
+            column=node.col_offset,
+            args=values,
+            keywords=tuple((k, UNKNOWN if silenced else v) for k, v in args.kwargs.items()),
+            via=self._scope.via,
+            star_args=args.unknown_spread or silenced,
+            env=closure,
+            arg_texts=tuple(as_receiver(n) if n is not None and isinstance(v, HostTensor) else ""
+                            for n, v in zip(args.nodes, values)),
+            indirect=indirect,
         ))
 
-    def _helper(self, func: ast.FunctionDef, call: ast.Call, scope: _Scope) -> None:
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-            return
-        params = [*func.args.posonlyargs, *func.args.args]
-        if len(call.args) > len(params):
-            return
-        env: Env = dict(self._module_env)
-        for p in [*params, *func.args.kwonlyargs]:
-            env[p.arg] = UNKNOWN
-        defaults = func.args.defaults
-        for p, default in zip(params[len(params) - len(defaults):], defaults):
-            env[p.arg] = self._expr(default, env)
-        for p, kw_default in zip(func.args.kwonlyargs, func.args.kw_defaults):
-            if kw_default is not None:
-                env[p.arg] = self._expr(kw_default, env)
-        known = False
-        for p, a in zip(params, call.args):
-            env[p.arg] = self._expr(a, scope.env)
-            known = known or env[p.arg] is not UNKNOWN
-        for k in call.keywords:
-            if k.arg is not None:
-                env[k.arg] = self._expr(k.value, scope.env)
-                known = known or env[k.arg] is not UNKNOWN
-        if known:
-            self._block(func.body, _Scope(env, (*scope.via, f"{func.name} at line {call.lineno}"), scope.depth + 1))
+
+def _params(func: ast.FunctionDef) -> list[ast.arg]:
+    a = func.args
+    return [*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x is not None)]
+
+

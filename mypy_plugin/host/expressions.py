@@ -1,40 +1,62 @@
-"""Host expressions as far as the source proves them (literals, arithmetic, torch calls and tensor
-methods, pypto dtype names); the statement walker in :mod:`evaluate` builds on it."""
+"""Host expressions as far as the source proves them, evaluated once each in Python's order
+(literals, arithmetic, torch calls and tensor methods, pypto dtype names, comparisons, ``and`` /
+``or`` / ``if`` with their short circuit, comprehensions, ``:=``). Calls go through ``_effect``
+first: the statement walker in :mod:`evaluate` records kernel calls and follows helpers there."""
 
 from __future__ import annotations
 
 import ast
-import math
-from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from types import EllipsisType
 from typing import Final
 
 from ..knowledge.arith import AST_OPS, fold
-from . import tensor_data, torch_ops
-from .values import DTYPES, UNKNOWN, DType, HostTensor, PyptoDType, Value, fresh
+from . import numpy_ops, tensor_data, torch_ops
+from .builtins import FLOAT_OPS, MAX_ITEMS, builtin, math_call
+from .conditions import truth
+from .control_expressions import ControlExpressions
+from .env import Env
+from .numpy_ops import NUMPY_DTYPES
+from .values import DTYPES, UNKNOWN, DType, HostTensor, ListVal, NdArray, PyptoDType, Value
 
-MAX_ITEMS: Final = 16  # sequences walked item by item (ranges here, loops in evaluate)
 # An f-string with a part the source does not prove: still a str (``t.to(f"npu:{i}")`` is a device).
 SOME_STR: Final = "<str>"
+_MEMORY_FORMATS: Final = frozenset({"torch.contiguous_format", "torch.preserve_format", "torch.channels_last"})
+NO_EFFECT: Final = object()  # ``_effect``: the call is an ordinary one
 
-Env = dict[str, Value]
+__all__ = ["Env", "ExpressionEvaluator", "MAX_ITEMS", "Args", "NO_EFFECT"]
 
 
-class ExpressionEvaluator:
+@dataclass
+class Args:
+    """A call's arguments, evaluated: positional values (a known ``*xs`` spread), the node each
+    one was written as (None for a spread item), keywords."""
+
+    values: list[Value]
+    nodes: list[ast.expr | None]
+    unknown_spread: bool  # a ``*xs`` or ``**kw`` the source does not prove
+    kwargs: dict[str, Value]
+
+
+class ExpressionEvaluator(ControlExpressions):
     """The imported names it reads are filled in by the subclass's module scan."""
 
     _torch: dict[str, str]  # local name -> "torch" / "torch.randn"
     _math: dict[str, str]  # local name -> "math" / "math.sqrt"
+    _numpy: dict[str, str]  # local name -> "numpy" / "numpy.zeros"
     _pypto: set[str]  # local names of the pypto module
     _pypto_dtypes: dict[str, str]  # ``from pypto import DT_FP16 as h``
     _default_float: DType | None
+    _silence: int  # > 0: the expression runs only under a condition that may depend on known values
+    _stale: dict[int, Value]  # lists and tensors changed in place, by id: any alias reads unknown
+    _replaced: dict[int, Value]  # ... unless the change is followed: the list's new items
 
-    def _factory_name(self, callee: ast.expr, env: Env) -> str | None:
-        """A call of a kernel factory (see :class:`evaluate.HostEvaluator`)."""
-        return None
+    def _effect(self, node: ast.Call, callee: Value, receiver: Value, args: Args, env: Env) -> object:
+        """A call with effects the walker follows (a kernel, a helper, a list change); NO_EFFECT else."""
+        return NO_EFFECT
 
-    def _factory(self, name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
-        return UNKNOWN
+    def _bind_name(self, name: str, value: Value, env: Env) -> None:
+        env[name] = value
 
     def _qualname(self, node: ast.expr) -> str | None:
         """``th.randn`` -> "torch.randn" when ``th`` is torch; None for anything else."""
@@ -45,45 +67,99 @@ class ExpressionEvaluator:
             return None if head is None else f"{head}.{node.attr}"
         return None
 
-    def _expr(self, node: ast.expr, env: Env) -> Value:
-        if isinstance(node, ast.Constant):
-            return node.value if isinstance(node.value, (int, float, bool, str)) or node.value is None else UNKNOWN
+    def _npqual(self, node: ast.expr) -> str | None:
+        """``np.random.randn`` -> "numpy.random.randn" when ``np`` is numpy."""
         if isinstance(node, ast.Name):
-            if node.id in self._torch:
-                return DTYPES.get(self._torch[node.id], UNKNOWN)
-            if node.id in self._pypto_dtypes and node.id not in env:
-                return PyptoDType(self._pypto_dtypes[node.id])
-            return env.get(node.id, UNKNOWN)
-        if isinstance(node, (ast.Tuple, ast.List)):
-            items: list[Value] = []
-            for elt in node.elts:
-                if isinstance(elt, ast.Starred):
-                    inner = self._expr(elt.value, env)
-                    if not isinstance(inner, tuple):
-                        return UNKNOWN
+            return self._numpy.get(node.id)
+        if isinstance(node, ast.Attribute):
+            head = self._npqual(node.value)
+            return None if head is None else f"{head}.{node.attr}"
+        return None
+
+    def _is_stale(self, v: Value) -> bool:
+        if id(v) in self._stale:
+            return True
+        return isinstance(v, tuple) and any(isinstance(i, tuple) and self._is_stale(i) for i in v)
+
+    def _expr(self, node: ast.expr, env: Env) -> Value:
+        t = type(node)
+        if t is ast.Constant:
+            value = node.value  # type: ignore[attr-defined]
+            return value if isinstance(value, (int, float, bool, str)) or value is None else UNKNOWN
+        if t is ast.Name:
+            return self._name(node.id, env)  # type: ignore[attr-defined]
+        if t is ast.Tuple or t is ast.List:
+            items = self._items(node.elts, env)  # type: ignore[attr-defined]
+            return UNKNOWN if items is None else ListVal(items) if t is ast.List else tuple(items)
+        if t is ast.BinOp:
+            return self._binop(node, env)  # type: ignore[arg-type]
+        if t is ast.Attribute:
+            return self._attribute(node, env)  # type: ignore[arg-type]
+        if t is ast.Subscript:
+            return self._subscript(node, env)  # type: ignore[arg-type]
+        if t is ast.Call:
+            return self._call(node, env)  # type: ignore[arg-type]
+        if t is ast.UnaryOp:
+            return self._unary(node, env)  # type: ignore[arg-type]
+        if t is ast.NamedExpr:
+            value = self._expr(node.value, env)  # type: ignore[attr-defined]
+            self._bind_name(node.target.id, value, env)  # type: ignore[attr-defined]
+            return value
+        if t is ast.BoolOp:
+            return self._boolop(node, env)  # type: ignore[arg-type]
+        if t is ast.Compare:
+            return self._compare(node, env)  # type: ignore[arg-type]
+        if t is ast.IfExp:
+            return self._ifexp(node, env)  # type: ignore[arg-type]
+        if t in _COMPREHENSIONS:
+            return self._comprehension(node, env)  # type: ignore[arg-type]
+        if t is ast.JoinedStr:
+            return self._fstring(node, env)  # type: ignore[arg-type]
+        if t is ast.Lambda:
+            return UNKNOWN  # its body runs when called
+        for child in ast.iter_child_nodes(node):  # dict and set displays, await ...: their effects
+            if isinstance(child, ast.expr):
+                self._expr(child, env)
+        return UNKNOWN
+
+    def _name(self, name: str, env: Env) -> Value:
+        if name in self._torch:
+            return DTYPES.get(self._torch[name], UNKNOWN)
+        if name in self._numpy:
+            return NUMPY_DTYPES.get(self._numpy[name], UNKNOWN)
+        if name in self._pypto_dtypes and name not in env:
+            return PyptoDType(self._pypto_dtypes[name])
+        value = env.get(name, UNKNOWN)
+        if self._stale and isinstance(value, (tuple, HostTensor)):
+            while id(value) in self._replaced:  # an alias of a list changed in place: its new items
+                value = self._replaced[id(value)]
+            if self._is_stale(value):
+                return UNKNOWN
+        return value
+
+    def _items(self, elts: list[ast.expr], env: Env) -> list[Value] | None:
+        items: list[Value] = []
+        known = True
+        for elt in elts:
+            if isinstance(elt, ast.Starred):
+                inner = self._expr(elt.value, env)
+                if isinstance(inner, tuple):
                     items.extend(inner)
                 else:
-                    items.append(self._expr(elt, env))
-            return tuple(items)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            v = self._expr(node.operand, env)
-            if isinstance(v, HostTensor):
-                return fresh(v.shape, v.dtype)
-            return -v if type(v) in (int, float) else UNKNOWN  # type: ignore[operator]
-        if isinstance(node, ast.BinOp):
-            return self._binop(node, env)
-        if isinstance(node, ast.Attribute):
-            return self._attribute(node, env)
-        if isinstance(node, ast.Subscript):
-            return self._subscript(node, env)
-        if isinstance(node, ast.Call):
-            return self._call(node, env)
-        if isinstance(node, ast.JoinedStr):
-            parts = [self._expr(v.value, env) if isinstance(v, ast.FormattedValue) else self._expr(v, env)
-                     for v in node.values]
-            known = all(type(p) in (str, int) for p in parts) and not any(isinstance(v, ast.FormattedValue) and (
-                v.conversion != -1 or v.format_spec is not None) for v in node.values)
-            return "".join(str(p) for p in parts) if known else SOME_STR
+                    known = False
+            else:
+                items.append(self._expr(elt, env))
+        return items if known else None
+
+    def _unary(self, node: ast.UnaryOp, env: Env) -> Value:
+        v = self._expr(node.operand, env)
+        if isinstance(node.op, ast.Not):
+            known = truth(v)
+            return UNKNOWN if known is None else not known
+        if isinstance(v, HostTensor):
+            return torch_ops.method(v, "neg", [], {}) if isinstance(node.op, ast.USub) else UNKNOWN
+        if type(v) in (int, float) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            return -v if isinstance(node.op, ast.USub) else v  # type: ignore[operator]
         return UNKNOWN
 
     def _binop(self, node: ast.BinOp, env: Env) -> Value:
@@ -93,26 +169,33 @@ class ExpressionEvaluator:
             folded = fold(op, a, b)
             return UNKNOWN if folded is None else folded
         if isinstance(a, HostTensor) or isinstance(b, HostTensor):
-            return torch_ops.arithmetic(a, b, type(node.op) is ast.Div, self._default_float)
+            return torch_ops.arithmetic(a, b, type(node.op), self._default_float)
         if (isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool)
-                and not isinstance(b, bool) and type(node.op) in _FLOAT_OPS):
+                and not isinstance(b, bool) and type(node.op) in FLOAT_OPS):
             # a float on either side, or a true division: Python's float arithmetic
-            return UNKNOWN if type(node.op) is ast.Div and b == 0 else _FLOAT_OPS[type(node.op)](a, b)
+            return UNKNOWN if type(node.op) is ast.Div and b == 0 else FLOAT_OPS[type(node.op)](a, b)
+        made: Value = UNKNOWN
         if isinstance(a, tuple) and isinstance(b, tuple) and op == "+":
-            return a + b
-        if isinstance(a, tuple) and type(b) is int and op == "*" and 0 <= b <= 64:
-            return a * b
-        if type(a) is int and isinstance(b, tuple) and op == "*" and 0 <= a <= 64:
-            return a * b
-        return UNKNOWN
+            made = a + b
+        elif isinstance(a, tuple) and type(b) is int and op == "*" and 0 <= b <= 64:
+            made = a * b
+        elif type(a) is int and isinstance(b, tuple) and op == "*" and 0 <= a <= 64:
+            made = a * b
+        return ListVal(made) if isinstance(made, tuple) and (isinstance(a, ListVal) or isinstance(b, ListVal)) else made
 
     def _attribute(self, node: ast.Attribute, env: Env) -> Value:
         qual = self._qualname(node)
         if qual is not None:
-            return DTYPES.get(qual, UNKNOWN)
+            return qual if qual in _MEMORY_FORMATS else DTYPES.get(qual, UNKNOWN)
         if isinstance(node.value, ast.Name) and node.value.id in self._pypto and node.attr.startswith("DT_"):
             return PyptoDType(node.attr)
+        npq = self._npqual(node)
+        if npq is not None:
+            return NUMPY_DTYPES.get(npq, UNKNOWN)
         base = self._expr(node.value, env)
+        if isinstance(base, NdArray):
+            return numpy_ops.transposed(base) if node.attr == "T" else (
+                base.shape if node.attr == "shape" and base.shape is not None else UNKNOWN)
         if isinstance(base, HostTensor):
             if node.attr == "shape":
                 return base.shape if base.shape is not None else UNKNOWN
@@ -128,62 +211,110 @@ class ExpressionEvaluator:
         base = self._expr(node.value, env)
         raw = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         items: list[Value | slice | EllipsisType] = []
+        unknown = False
         for item in raw:
             if isinstance(item, ast.Constant) and item.value is Ellipsis:
                 items.append(...)  # ``t[..., ::2]``: torch_ops.index spreads it
             elif isinstance(item, ast.Slice):
                 parts = [None if p is None else self._expr(p, env) for p in (item.lower, item.upper, item.step)]
-                if any(p is UNKNOWN for p in parts):
-                    return UNKNOWN if not isinstance(base, HostTensor) else HostTensor(None, base.dtype, None)
+                unknown = unknown or any(p is UNKNOWN for p in parts)
                 items.append(slice(*parts))
-            elif isinstance(item, ast.Starred):
-                return UNKNOWN
             else:
-                items.append(self._expr(item, env))
+                value = self._expr(item, env)
+                unknown = unknown or isinstance(item, ast.Starred)
+                items.append(value)
         if isinstance(base, HostTensor):
-            if any(i is UNKNOWN or i is None for i in items):
+            if unknown or any(i is UNKNOWN or i is None for i in items):
                 return HostTensor(None, base.dtype, None)
             return torch_ops.index(base, items)
-        if isinstance(base, tuple) and len(items) == 1 and items[0] is not ...:
+        if isinstance(base, tuple) and len(items) == 1 and items[0] is not ... and not unknown:
             key = items[0]
             if type(key) is int and -len(base) <= key < len(base):
                 return base[key]
             if isinstance(key, slice) and all(v is None or type(v) is int for v in (key.start, key.stop, key.step)):
-                return base[key]
+                if key.step == 0:
+                    return UNKNOWN
+                part = base[key]
+                return ListVal(part) if isinstance(base, ListVal) else part
         return UNKNOWN
 
-    def _call(self, node: ast.Call, env: Env) -> Value:
-        args: list[Value] = []
-        for a in node.args:
-            if isinstance(a, ast.Starred):
-                inner = self._expr(a.value, env)
-                if not isinstance(inner, tuple):
-                    return UNKNOWN
-                args.extend(inner)
+    def _assign(self, target: ast.expr, value: Value, env: Env) -> None:
+        """Bind a target (a name, a tuple or list of targets) to a value; attribute and subscript
+        targets change objects, which the walker handles."""
+        if isinstance(target, ast.Name):
+            self._bind_name(target.id, value, env)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            starred = any(isinstance(e, ast.Starred) for e in target.elts)
+            if isinstance(value, tuple) and len(value) == len(target.elts) and not starred:
+                for elt, item in zip(target.elts, value):
+                    self._assign(elt, item, env)
             else:
-                args.append(self._expr(a, env))
-        if any(k.arg is None for k in node.keywords):
-            return UNKNOWN
-        kwargs = {k.arg: self._expr(k.value, env) for k in node.keywords if k.arg is not None}
-        qual = self._qualname(node.func)
+                for elt in target.elts:
+                    self._assign(elt.value if isinstance(elt, ast.Starred) else elt, UNKNOWN, env)
+        elif isinstance(target, ast.Starred):
+            self._assign(target.value, UNKNOWN, env)
+
+    def _fstring(self, node: ast.JoinedStr, env: Env) -> Value:
+        parts = [self._expr(v.value, env) if isinstance(v, ast.FormattedValue) else self._expr(v, env)
+                 for v in node.values]
+        known = all(type(p) in (str, int) for p in parts) and not any(isinstance(v, ast.FormattedValue) and (
+            v.conversion != -1 or v.format_spec is not None) for v in node.values)
+        return "".join(str(p) for p in parts) if known else SOME_STR
+
+    def _call(self, node: ast.Call, env: Env) -> Value:
+        func = node.func
+        qual = self._qualname(func)
         if qual == "torch.tensor" and node.args and isinstance(node.args[0], (ast.ListComp, ast.BinOp)):
+            kwargs = {k.arg: self._expr(k.value, env) for k in node.keywords if k.arg is not None}
             nested = tensor_data.DataShapes(self._expr).of(node.args[0], env)
             if nested is not None:
                 return tensor_data.tensor_of(nested[0], nested[1], kwargs, self._default_float)
+        receiver: Value = UNKNOWN
+        callee: Value = UNKNOWN
+        if isinstance(func, ast.Attribute) and qual is None:
+            receiver = self._expr(func.value, env)
+        elif isinstance(func, ast.Name):
+            callee = env.get(func.id, UNKNOWN)
+        elif qual is None:
+            callee = self._expr(func, env)
+        args = Args([], [], False, {})
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                inner = self._expr(a.value, env)
+                spread = inner if isinstance(inner, tuple) else (UNKNOWN,)
+                args.unknown_spread = args.unknown_spread or not isinstance(inner, tuple)
+                args.values.extend(spread)
+                args.nodes.extend(None for _ in spread)
+            else:
+                args.values.append(self._expr(a, env))
+                args.nodes.append(a)
+        for k in node.keywords:
+            value = self._expr(k.value, env)
+            if k.arg is None:
+                args.unknown_spread = True
+            else:
+                args.kwargs[k.arg] = value
+        effect = self._effect(node, callee, receiver, args, env)
+        if effect is not NO_EFFECT:
+            return effect  # type: ignore[return-value]
+        if args.unknown_spread:
+            return UNKNOWN
+        if qual in _FROM_NUMPY and len(args.values) == 1 and isinstance(args.values[0], NdArray):
+            return numpy_ops.to_tensor(qual[len("torch."):], args.values[0]) if not args.kwargs else UNKNOWN
+        npq = self._npqual(func)
+        if npq is not None and npq.startswith("numpy."):
+            return numpy_ops.call(npq[len("numpy."):], args.values, args.kwargs)
+        if isinstance(receiver, NdArray) and isinstance(func, ast.Attribute):
+            return numpy_ops.method(receiver, func.attr, args.values, args.kwargs)
         if qual is not None and qual.startswith("torch.") and qual.count(".") == 1:
-            return torch_ops.factory(qual[len("torch."):], args, kwargs, self._default_float)
-        if isinstance(node.func, ast.Attribute):
-            receiver = self._expr(node.func.value, env)
-            if isinstance(receiver, HostTensor):
-                return torch_ops.method(receiver, node.func.attr, args, kwargs)
-        factory = self._factory_name(node.func, env)
-        if factory is not None:
-            return self._factory(factory, args, kwargs)
-        math_name = self._math_name(node.func)
+            return torch_ops.factory(qual[len("torch."):], args.values, args.kwargs, self._default_float)
+        if isinstance(receiver, HostTensor) and isinstance(func, ast.Attribute):
+            return torch_ops.method(receiver, func.attr, args.values, args.kwargs)
+        math_name = self._math_name(func)
         if math_name is not None:
-            return _math(math_name, args) if not kwargs else UNKNOWN
-        if isinstance(node.func, ast.Name) and node.func.id not in env:
-            return _builtin(node.func.id, args, kwargs)
+            return math_call(math_name, args.values) if not args.kwargs else UNKNOWN
+        if isinstance(func, ast.Name) and func.id not in env:
+            return builtin(func.id, args.values, args.kwargs)
         return UNKNOWN
 
     def _math_name(self, callee: ast.expr) -> str | None:
@@ -196,49 +327,5 @@ class ExpressionEvaluator:
         return None
 
 
-_FLOAT_OPS: Final[dict[type, Callable[[float, float], float]]] = {
-    ast.Add: lambda x, y: x + y, ast.Sub: lambda x, y: x - y, ast.Mult: lambda x, y: x * y,
-    ast.Div: lambda x, y: x / y,
-}
-# math functions of known numbers, as Python computes them.
-_MATH: Final[dict[str, Callable[..., int | float]]] = {
-    "sqrt": math.sqrt, "ceil": math.ceil, "floor": math.floor, "log2": math.log2, "exp": math.exp,
-    "log": math.log, "pow": math.pow, "gcd": math.gcd, "isqrt": math.isqrt,
-}
-
-
-def _math(name: str, args: Sequence[Value]) -> Value:
-    items = args[0] if name == "prod" and len(args) == 1 and isinstance(args[0], tuple) else args
-    nums = [a for a in items if isinstance(a, (int, float)) and not isinstance(a, bool)]
-    if not nums or len(nums) != len(items):
-        return UNKNOWN
-    try:
-        return math.prod(nums) if name == "prod" else _MATH[name](*nums) if name in _MATH else UNKNOWN
-    except (ValueError, OverflowError, TypeError):  # a domain error, or a float where an int is needed
-        return UNKNOWN
-
-
-def _builtin(name: str, args: Sequence[Value], kwargs: dict[str, Value] | None = None) -> Value:
-    if kwargs and not (name == "enumerate" and set(kwargs) == {"start"}):
-        return UNKNOWN
-    if name == "enumerate" and args and isinstance(args[0], tuple) and len(args) <= 2:
-        start = args[1] if len(args) == 2 else (kwargs or {}).get("start", 0)
-        if type(start) is not int or len(args[0]) > MAX_ITEMS:
-            return UNKNOWN
-        return tuple((start + i, v) for i, v in enumerate(args[0]))
-    if name == "zip" and args and all(isinstance(a, tuple) for a in args):
-        return tuple(zip(*[a for a in args if isinstance(a, tuple)]))
-    if name in ("tuple", "list") and len(args) == 1 and isinstance(args[0], tuple):
-        return args[0]
-    if name == "int" and len(args) == 1 and type(args[0]) is int:
-        return args[0]
-    if name == "len" and len(args) == 1 and isinstance(args[0], tuple):
-        return len(args[0])
-    if name in ("max", "min") and args and all(type(a) is int for a in args):
-        ints = [a for a in args if type(a) is int]
-        return max(ints) if name == "max" else min(ints)
-    if name == "range" and all(type(a) is int for a in args) and 1 <= len(args) <= 3:
-        bounds = [a for a in args if type(a) is int]
-        values = range(*bounds)
-        return tuple(values) if len(values) <= MAX_ITEMS else UNKNOWN
-    return UNKNOWN
+_FROM_NUMPY: Final = frozenset({"torch.from_numpy", "torch.as_tensor", "torch.tensor"})
+_COMPREHENSIONS: Final = frozenset({ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp})

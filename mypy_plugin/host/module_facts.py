@@ -39,15 +39,23 @@ _LEAVES: Final = frozenset({ast.Constant, *_subclasses(ast.operator), *_subclass
 _HEADER_FIELD: Final[dict[type, str]] = {ast.If: "test", ast.While: "test", ast.For: "iter", ast.AsyncFor: "iter",
                                          ast.withitem: "context_expr"}
 _Owner = Union[ast.AST, None]
+# What changes torch's default float dtype for the whole process.
+DEFAULT_DTYPE_SETTERS: Final = frozenset({"set_default_dtype", "set_default_tensor_type"})
 
 
 @dataclass
 class ModuleFacts:
     torch: dict[str, str] = field(default_factory=dict)  # local name -> "torch" / "torch.randn"
     math: dict[str, str] = field(default_factory=dict)  # local name -> "math" / "math.sqrt"
+    numpy: dict[str, str] = field(default_factory=dict)  # local name -> "numpy" / "numpy.zeros"
     pypto: set[str] = field(default_factory=set)  # local names of the pypto module
     pypto_dtypes: dict[str, str] = field(default_factory=dict)  # ``from pypto import DT_FP16 as h``
     default_dtype_calls: list[ast.Call] = field(default_factory=list)  # ``...set_default_dtype(...)``
+    # torch's default float dtype may change: ``set_default_dtype`` / ``set_default_tensor_type``
+    # named anywhere (any import spelling, a getattr string)
+    default_dtype_changed: bool = False
+    # module-level function -> the positions and names of the parameters it changes in place
+    changes_params: dict[str, tuple[frozenset[int], frozenset[str]]] = field(default_factory=dict)
     # id of a simple statement, or of a compound statement's test / iterable / context expression
     # -> its calls in source order (``ast.iter_child_nodes`` order, depth first), outside nested
     # functions, lambdas and classes.
@@ -94,6 +102,17 @@ def scan(tree: ast.Module) -> ModuleFacts:
                 changes.assigned(node)  # type: ignore[arg-type]
         elif t is ast.Import or t is ast.ImportFrom:
             _imports(facts, node)  # type: ignore[arg-type]
+            if any(a.name.rpartition(".")[2] in DEFAULT_DTYPE_SETTERS for a in node.names):  # type: ignore[attr-defined]
+                facts.default_dtype_changed = True
+        elif t is ast.Global or t is ast.Nonlocal:
+            if changes.inside:
+                changes.declared(node)  # type: ignore[arg-type]
+        elif t is ast.Attribute:
+            if node.attr in DEFAULT_DTYPE_SETTERS:  # type: ignore[attr-defined]
+                facts.default_dtype_changed = True
+        elif t is ast.Constant:
+            if node.value in DEFAULT_DTYPE_SETTERS:  # type: ignore[attr-defined]
+                facts.default_dtype_changed = True
         elif t in _FUNCTION_TYPES:
             assert isinstance(node, _FUNCTIONS)
             changes.enter(node)
@@ -112,6 +131,11 @@ def scan(tree: ast.Module) -> ModuleFacts:
                 if ct is ast.Name:
                     if changes.inside and type(child.ctx) is ast.Store:  # type: ignore[union-attr]
                         changes.bound(child.id)  # type: ignore[union-attr]
+                    if child.id in DEFAULT_DTYPE_SETTERS:  # type: ignore[union-attr]
+                        facts.default_dtype_changed = True
+                elif ct is ast.Constant:
+                    if child.value in DEFAULT_DTYPE_SETTERS:  # type: ignore[union-attr]
+                        facts.default_dtype_changed = True
                 elif ct in _STATEMENT_TYPES:
                     push((child, None if ct in _COMPOUND_TYPES else child))
                 elif ct in _LEAVES or not isinstance(child, ast.AST):
@@ -121,6 +145,7 @@ def scan(tree: ast.Module) -> ModuleFacts:
                 else:
                     push((child, None if own_nothing or ct is ast.Lambda else owner))
     facts.changed_elsewhere = changes.names
+    facts.changes_params = changes.changes_params
     facts.nested_kernels = frozenset(nested)
     facts.kernel_holders = frozenset(holders)
     return facts
@@ -129,17 +154,17 @@ def scan(tree: ast.Module) -> ModuleFacts:
 def _imports(facts: ModuleFacts, node: ast.Import | ast.ImportFrom) -> None:
     if isinstance(node, ast.Import):
         for alias in node.names:
-            if alias.name in ("torch", "math"):
+            if alias.name in ("torch", "math", "numpy"):
                 _modules(facts, alias.name)[alias.asname or alias.name] = alias.name
             elif alias.name == "pypto":
                 facts.pypto.add(alias.asname or "pypto")
     elif node.level == 0:
-        if node.module in ("torch", "math"):
+        if node.module in ("torch", "math", "numpy"):
             _modules(facts, node.module).update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names)
         elif node.module == "pypto":
             facts.pypto_dtypes.update((a.asname or a.name, a.name) for a in node.names if a.name.startswith("DT_"))
 
 
 def _modules(facts: ModuleFacts, module: str) -> dict[str, str]:
-    """The local names of torch's or math's module and members."""
-    return facts.torch if module == "torch" else facts.math
+    """The local names of torch's, math's or numpy's module and members."""
+    return facts.torch if module == "torch" else facts.numpy if module == "numpy" else facts.math

@@ -4,11 +4,10 @@ the evaluator's values are snapshots, so every name bound to such an object beco
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from typing import Final
 
-from .expressions import Env
-from .values import UNKNOWN, HostTensor, Value
+from .values import ListVal, Value
 
 # List / dict / set methods that change the object.
 CONTAINER_MUTATORS: Final = frozenset({
@@ -17,7 +16,7 @@ CONTAINER_MUTATORS: Final = frozenset({
 })
 # In-place tensor methods that keep the shape, the dtype and the strides (any other ``name_``
 # method may change them: resize_, unsqueeze_, t_, transpose_, as_strided_, set_ ...).
-_KEEPING_INPLACE: Final = frozenset({
+KEEPING_INPLACE: Final = frozenset({
     "fill_", "zero_", "normal_", "uniform_", "random_", "copy_", "add_", "sub_", "mul_", "div_", "clamp_",
     "requires_grad_", "abs_", "neg_", "exp_", "sqrt_", "pow_", "masked_fill_", "bernoulli_", "exponential_",
     "index_fill_", "index_copy_", "index_add_", "scatter_", "scatter_add_", "fill_diagonal_", "share_memory_",
@@ -64,7 +63,7 @@ def _mutating_call(call: ast.Call) -> str | None:
         return None
     name = func.attr
     changes = name in CONTAINER_MUTATORS or (name.endswith("_") and not name.startswith("_")
-                                               and name not in _KEEPING_INPLACE)
+                                               and name not in KEEPING_INPLACE)
     return _root(func.value) if changes else None
 
 
@@ -79,40 +78,36 @@ def mutated(stmt: ast.stmt, calls: Iterable[ast.Call]) -> set[str]:
     return names
 
 
-def followed(stmt: ast.stmt, env: Mapping[str, Value], value: Callable[[ast.expr], Value]) -> tuple[str, Value] | None:
-    """The new value of a list this statement changes in a way the evaluator follows exactly:
-    ``x[i] = v``, ``x.append(v)``, ``x.insert(i, v)``, ``x.extend(t)``, ``x.pop()`` / ``x.pop(i)``
-    on a name bound to a known sequence (``value`` evaluates in the env before the change)."""
-    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-        target = stmt.targets[0]
-        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-            items, index = env.get(target.value.id), value(target.slice)
-            if isinstance(items, tuple) and type(index) is int and -len(items) <= index < len(items):
-                new = list(items)
-                new[index] = value(stmt.value)
-                return target.value.id, tuple(new)
+def mutating_root(call: ast.Call) -> str | None:
+    """The name whose object this call changes in place (``x.append``, ``x.a.pop``, ``t.unsqueeze_``)."""
+    return _mutating_call(call)
+
+
+def follow_list(items: tuple[Value, ...], method: str, args: list[Value], kwargs: dict[str, Value]
+                ) -> tuple[tuple[Value, ...], Value] | None:
+    """A list change the evaluator follows exactly: (the new items, what the call returns); None
+    for any other change (the list is then unknown)."""
+    if kwargs:
         return None
-    call = stmt.value if isinstance(stmt, ast.Expr) else None
-    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.keywords:
-        return None
-    receiver = call.func.value
-    items = env.get(receiver.id) if isinstance(receiver, ast.Name) else None
-    if not isinstance(receiver, ast.Name) or not isinstance(items, tuple):
-        return None
-    args = [value(a) for a in call.args]
-    method = call.func.attr
     if method == "append" and len(args) == 1:
-        return receiver.id, (*items, args[0])
+        return (*items, args[0]), None
     if method == "extend" and len(args) == 1 and isinstance(args[0], tuple):
-        return receiver.id, items + args[0]
+        return items + args[0], None
     if method == "insert" and len(args) == 2 and type(args[0]) is int:
         new = list(items)
         new.insert(args[0], args[1])
-        return receiver.id, tuple(new)
-    if method == "pop" and items and (not args or type(args[0]) is int and -len(items) <= args[0] < len(items)):
+        return tuple(new), None
+    if method == "pop" and items and (not args or len(args) == 1 and type(args[0]) is int
+                                      and -len(items) <= args[0] < len(items)):
         new = list(items)
-        new.pop(args[0] if args and type(args[0]) is int else -1)
-        return receiver.id, tuple(new)
+        popped = new.pop(args[0] if args and type(args[0]) is int else -1)
+        return tuple(new), popped
+    if method == "clear" and not args:
+        return (), None
+    if method == "reverse" and not args:
+        return tuple(reversed(items)), None
+    if method == "copy" and not args:
+        return items, ListVal(items)
     return None
 
 
@@ -125,12 +120,18 @@ class ChangedElsewhere:
 
     def __init__(self) -> None:
         self.names: set[str] = set()
-        # (names the function binds, names whose objects it changes), innermost function last
-        self._frames: list[tuple[set[str], set[str]]] = []
+        # module-level function -> the positions and names of the parameters it changes in place
+        self.changes_params: dict[str, tuple[frozenset[int], frozenset[str]]] = {}
+        # (names the function binds, names whose objects it changes, the function), innermost last
+        self._frames: list[tuple[set[str], set[str], ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda]] = []
 
     def enter(self, func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
         args = func.args
-        self._frames.append(({a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}, set()))
+        self._frames.append(({a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}, set(), func))
+
+    def declared(self, stmt: ast.Global | ast.Nonlocal) -> None:
+        """``global N`` / ``nonlocal n``: an assignment in the function rebinds the outer name."""
+        self.names.update(stmt.names)
 
     @property
     def inside(self) -> bool:
@@ -138,8 +139,14 @@ class ChangedElsewhere:
         return bool(self._frames)
 
     def leave(self) -> None:
-        own, changed = self._frames.pop()
+        own, changed, func = self._frames.pop()
         self.names.update(changed - own)
+        if not self._frames and not isinstance(func, ast.Lambda):
+            params = [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
+            names = changed & {*params, *(a.arg for a in func.args.kwonlyargs)}
+            if names:
+                self.changes_params[func.name] = (frozenset(i for i, p in enumerate(params) if p in names),
+                                                  frozenset(names))
 
     def bound(self, name: str) -> None:
         self._frames[-1][0].add(name)
@@ -151,19 +158,5 @@ class ChangedElsewhere:
 
     def assigned(self, stmt: ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete) -> None:
         self._frames[-1][1].update(_changed_by_targets(stmt))
-
-
-def forget_object(name: str, env: Env) -> None:
-    """``name``'s object changed in place: it, and every other name bound to the same object,
-    is unknown now."""
-    value = env.get(name, UNKNOWN)
-    env[name] = UNKNOWN
-    forget_aliases(value, name, env)
-
-
-def forget_aliases(value: Value, name: str, env: Env) -> None:
-    """Every other name bound to ``value``'s object (a list, a tensor) is unknown now."""
-    if isinstance(value, (tuple, HostTensor)):
-        for other, v in env.items():
-            if v is value and other != name:
-                env[other] = UNKNOWN
+        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            self._frames[-1][1].add(stmt.target.id)  # ``xs += [1]`` extends a list in place

@@ -7,6 +7,7 @@ import ast
 from collections.abc import Callable
 from typing import Final
 
+from .env import Env
 from .values import BOOL, INT64, UNKNOWN, DType, HostTensor, Value, dtype_kw, fresh, leaf_dtype
 
 MAX_LENGTH: Final = 1 << 20  # the longest dim read without building the data
@@ -29,7 +30,8 @@ def literal(data: Value, kwargs: dict[str, Value], default_float: DType | None) 
             break
         level = level[0]
     leaves = _leaves(data)
-    if leaves is None or type(level) not in (int, float, bool) and shape[-1:] != [0]:
+    ragged = shape[-1:] != [0] and nested_shape(data) is None  # torch's error, not a shape
+    if leaves is None or ragged or type(level) not in (int, float, bool) and shape[-1:] != [0]:
         # Some element is not known (a variable, a call): so is the shape.
         return HostTensor(None, dtype_kw(kwargs, None), None)
     default = (
@@ -56,10 +58,10 @@ def _leaves(data: Value) -> list[Value] | None:
 class DataShapes:
     """Shapes of data expressions; ``expr`` evaluates an expression in an environment."""
 
-    def __init__(self, expr: Callable[[ast.expr, dict[str, Value]], Value]) -> None:
+    def __init__(self, expr: Callable[[ast.expr, Env], Value]) -> None:
         self.expr = expr
 
-    def of(self, node: ast.expr, env: dict[str, Value]) -> Shape | None:
+    def of(self, node: ast.expr, env: Env) -> Shape | None:
         """(shape, a leaf) for a comprehension over a known range (the element of one shape and
         leaf kind at the first and the last value: a ragged list is torch's error, not a shape),
         ``[row] * n``, a display of such rows, or a value the evaluator knows."""
@@ -81,7 +83,7 @@ class DataShapes:
             return (len(node.elts), *first[0]), first[1]
         return nested_shape(self.expr(node, env))
 
-    def _comprehension(self, node: ast.ListComp, env: dict[str, Value]) -> Shape | None:
+    def _comprehension(self, node: ast.ListComp, env: Env) -> Shape | None:
         if len(node.generators) != 1:
             return None
         gen = node.generators[0]
@@ -99,7 +101,9 @@ class DataShapes:
         seen: list[tuple[tuple[int, ...], type]] = []
         leaf: Value = UNKNOWN
         for v in (values[0], values[-1]):
-            sub = self.of(node.elt, {**env, gen.target.id: v})
+            scope = env.child()
+            scope[gen.target.id] = v
+            sub = self.of(node.elt, scope)
             if sub is None:
                 return None
             leaf = sub[1]

@@ -7,10 +7,12 @@ calls torch itself would reject).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import EllipsisType
 from typing import Final
 
-from . import tensor_data
+from . import layout, tensor_data
+from .mutation import KEEPING_INPLACE
+from .operators import arithmetic
+from .views import index, permute, reshape, transpose, transpose_attr, unsqueeze, expand
 from .values import (
     CAST_METHODS,
     DTYPES,
@@ -19,7 +21,8 @@ from .values import (
     INT64,
     KEEP_DTYPE_METHODS,
     LIKE_FACTORIES,
-    SAME_METHODS,
+    SELF_METHODS,
+    DEVICE_METHODS,
     SIZE_FACTORIES,
     UNKNOWN,
     DType,
@@ -65,8 +68,11 @@ def factory(name: str, args: Sequence[Value], kwargs: dict[str, Value], default_
         return fresh((args[0], cols) if type(cols) is int else None, dtype_kw(kwargs, default_float))
     if name in LIKE_FACTORIES and args and isinstance(args[0], HostTensor):
         base = args[0]
+        fmt = kwargs.get("memory_format", "torch.preserve_format")
         dtype = dtype_kw(kwargs, base.dtype)
-        return fresh(base.shape, dtype)  # *_like keeps the layout only for dense inputs: fresh is safe
+        if base.shape is None or fmt != "torch.preserve_format":
+            return fresh(base.shape, dtype) if fmt == "torch.contiguous_format" else HostTensor(base.shape, dtype, None)
+        return HostTensor(base.shape, dtype, layout.preserved(base.shape, base.strides))
     return UNKNOWN
 
 
@@ -84,223 +90,133 @@ def _arange(args: Sequence[Value], kwargs: dict[str, Value], default_float: DTyp
     return fresh(shape, dtype_kw(kwargs, INT64 if is_int else default_float))
 
 
-def arithmetic(a: Value, b: Value, true_div: bool, default_float: DType | None) -> Value:
-    """``a <op> b`` with at least one tensor: a new tensor of the broadcast shape. Dtypes follow
-    torch's promotion only where it is simple: a tensor with a Python number keeps a float dtype
-    (an int tensor becomes the default float with a float or under ``/``); two tensors of one
-    dtype keep it; anything else is unknown."""
-    tensors = [v for v in (a, b) if isinstance(v, HostTensor)]
-    others = [v for v in (a, b) if not isinstance(v, HostTensor)]
-    if others and type(others[0]) not in (int, float, bool):
-        return UNKNOWN
-    shape = _broadcast(*(t.shape for t in tensors))
-    first = tensors[0].dtype
-    if len(tensors) == 2:
-        dtype = first if first == tensors[1].dtype else None
-    else:
-        dtype = first
-    if dtype is not None and not _is_float(dtype) and (true_div or others and type(others[0]) is float):
-        dtype = default_float
-    if true_div and len(tensors) == 2 and dtype is not None and not _is_float(dtype):
-        dtype = default_float
-    return fresh(shape, dtype)
-
-
-def _is_float(dtype: DType) -> bool:
-    return "float" in dtype.name or "complex" in dtype.name
-
-
-def _broadcast(*shapes: tuple[int, ...] | None) -> tuple[int, ...] | None:
-    if any(s is None for s in shapes):
-        return None
-    known = [s for s in shapes if s is not None]
-    rank = max(len(s) for s in known)
-    out: list[int] = []
-    for axis in range(rank):
-        sizes = {s[axis - rank + len(s)] for s in known if axis - rank + len(s) >= 0} - {1}
-        if len(sizes) > 1:
-            return None
-        out.append(sizes.pop() if sizes else 1)
-    return tuple(out)
-
-
 _FLOATS: Final = frozenset({"torch.float16", "torch.bfloat16", "torch.float32", "torch.float64"})
+
+
+def _unary(t: HostTensor, dtype: DType | None) -> HostTensor:
+    """An elementwise result of one tensor: its shape, TensorIterator's layout."""
+    if t.shape is None:
+        return HostTensor(None, dtype, None)
+    return HostTensor(t.shape, dtype, layout.elementwise(t.shape, [(t.shape, t.strides)]))
+
+
+def _copy(t: HostTensor, dtype: DType | None, kwargs: dict[str, Value]) -> HostTensor:
+    """A copy (``clone``, a dtype change): ``preserve_format`` unless a memory format is given."""
+    fmt = kwargs.get("memory_format", _PRESERVE)
+    if fmt == _CONTIGUOUS:
+        return fresh(t.shape, dtype) if t.shape is not None else HostTensor(None, dtype, None)
+    if fmt != _PRESERVE or t.shape is None:
+        return HostTensor(t.shape, dtype, None)
+    return HostTensor(t.shape, dtype, layout.preserved(t.shape, t.strides))
+
+
+def _maybe_copy(t: HostTensor, dtype: DType | None, same: bool | None, kwargs: dict[str, Value]) -> HostTensor:
+    """``same``: the tensor itself is returned (True), a copy (False), or either (None: a device
+    move, a dtype not known): the strides are known when both agree."""
+    if "memory_format" in kwargs:
+        return _copy(t, dtype, kwargs)
+    if same:
+        return HostTensor(t.shape, dtype, t.strides)
+    copied = _copy(t, dtype, kwargs)
+    if same is None and copied.strides != t.strides:
+        return HostTensor(t.shape, dtype, None)
+    return copied
+
+
+# ``memory_format=`` values, as the evaluator reads ``torch.contiguous_format`` (see expressions).
+_PRESERVE: Final = "torch.preserve_format"
+_CONTIGUOUS: Final = "torch.contiguous_format"
 
 
 def method(t: HostTensor, name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
     """``t.<name>(...)``."""
-    if name in SAME_METHODS:
-        return HostTensor(t.shape, t.dtype, t.strides)
+    if name in SELF_METHODS or name in KEEPING_INPLACE:
+        return t if name.endswith("_") else HostTensor(t.shape, t.dtype, t.strides)
+    if name in DEVICE_METHODS:
+        return _maybe_copy(t, t.dtype, None, kwargs)
+    if name == "clone" and not args:
+        return _copy(t, t.dtype, kwargs)
     if name in CAST_METHODS and not args:
-        return HostTensor(t.shape, DTYPES[CAST_METHODS[name]], t.strides)
+        dtype = DTYPES[CAST_METHODS[name]]
+        return _maybe_copy(t, dtype, None if t.dtype is None else t.dtype == dtype, kwargs)
     if name in KEEP_DTYPE_METHODS:
-        return fresh(t.shape, t.dtype)
+        return _unary(t, t.dtype)
     if name in FLOAT_METHODS and not args:  # an integer input gives the default float: not followed here
-        return fresh(t.shape, t.dtype if t.dtype is not None and t.dtype.name in _FLOATS else None)
+        return _unary(t, t.dtype if t.dtype is not None and t.dtype.name in _FLOATS else None)
     if name == "to":
-        dtype = next((a for a in [*args, kwargs.get("dtype")] if isinstance(a, DType)), None)
-        known = all(isinstance(a, (DType, str)) for a in args) and set(kwargs) <= {"dtype", "device", "non_blocking"}
-        if dtype is None and not known:
-            return HostTensor(t.shape, None, t.strides)
-        return HostTensor(t.shape, dtype or t.dtype, t.strides)
+        return _to(t, args, kwargs)
     if name == "contiguous":
-        return fresh(t.shape, t.dtype)
+        return fresh(t.shape, t.dtype) if t.shape is not None else HostTensor(None, t.dtype, None)
     if name in ("reshape", "view"):
-        return _reshape(t, args)
+        if name == "view" and len(args) == 1 and isinstance(args[0], DType):
+            return _view_dtype(t, args[0])
+        return reshape(t, args, name == "view")
     if name == "t" and not args:
-        return _transpose(t, (0, 1))
+        return transpose(t, (0, 1))
     if name == "transpose" and len(args) == 2 and type(args[0]) is int and type(args[1]) is int:
-        return _transpose(t, (args[0], args[1]))
+        return transpose(t, (args[0], args[1]))
     if name == "permute":
         order = size_of(args)
-        return _permute(t, order) if order is not None else UNKNOWN
+        return permute(t, order) if order is not None else UNKNOWN
     if name == "unsqueeze" and len(args) == 1 and type(args[0]) is int:
-        return _unsqueeze(t, args[0])
+        return unsqueeze(t, args[0])
     if name == "expand":
-        return _expand(t, args)
+        return expand(t, args)
+    return _facts(t, name, args)
+
+
+def _facts(t: HostTensor, name: str, args: Sequence[Value]) -> Value:
+    """``t.dim()``, ``t.size()``, ``t.size(i)``, ``t.numel()``, ``t.is_contiguous()``."""
+    if name == "is_contiguous" and not args:
+        known = t.contiguous
+        return UNKNOWN if known is None else known
+    if t.shape is None:
+        return UNKNOWN
+    if name in ("dim", "ndimension") and not args:
+        return len(t.shape)
+    if name == "size" and not args:
+        return t.shape
+    if name == "size" and len(args) == 1 and type(args[0]) is int and -len(t.shape) <= args[0] < len(t.shape):
+        return t.shape[args[0]]
+    if name == "numel" and not args:
+        count = 1
+        for d in t.shape:
+            count *= d
+        return count
     return UNKNOWN
 
 
-def transpose_attr(t: HostTensor) -> Value:
-    """``t.T``: all dims reversed (a 2-D transpose)."""
-    if t.shape is None:
-        return HostTensor(None, t.dtype, None)
-    return _permute(t, tuple(reversed(range(len(t.shape)))))
+def _to(t: HostTensor, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
+    dtype = next((a for a in [*args, kwargs.get("dtype")] if isinstance(a, DType)), None)
+    known = all(isinstance(a, (DType, str)) for a in args) and set(kwargs) <= {
+        "dtype", "device", "non_blocking", "copy", "memory_format"}
+    if dtype is None and not known:
+        return HostTensor(t.shape, None, t.strides if t.contiguous else None)
+    if kwargs.get("copy") is True:
+        return _copy(t, dtype or t.dtype, kwargs)
+    if kwargs.get("copy", False) is not False:
+        return HostTensor(t.shape, dtype or t.dtype, t.strides if t.contiguous else None)
+    device = any(isinstance(a, str) for a in args) or "device" in kwargs
+    same = None if device or t.dtype is None or dtype is None else dtype == t.dtype
+    if dtype is None and not device:
+        same = True
+    return _maybe_copy(t, dtype or t.dtype, same, kwargs)
 
 
-def _reshape(t: HostTensor, args: Sequence[Value]) -> Value:
-    shape = _shape_with_inferred(t, args)
-    if shape is None:
-        return HostTensor(None, t.dtype, None)
-    if t.contiguous:
-        return fresh(shape, t.dtype)
-    # Of a non-contiguous tensor, view may fail and reshape may return a (still strided) view or a
-    # copy: the layout is not followed.
-    return HostTensor(shape, t.dtype, None)
-
-
-def _shape_with_inferred(t: HostTensor, args: Sequence[Value]) -> tuple[int, ...] | None:
-    raw = args[0] if len(args) == 1 and isinstance(args[0], tuple) else tuple(args)
-    if not all(type(v) is int for v in raw):
-        return None
-    dims = [v for v in raw if type(v) is int]
-    if dims.count(-1) > 1 or any(d < -1 for d in dims):
-        return None
-    if -1 in dims:
-        if t.shape is None:
-            return None
-        total = 1
-        for d in t.shape:
-            total *= d
-        rest = 1
-        for d in dims:
-            if d != -1:
-                rest *= d
-        if rest == 0 or total % rest:
-            return None
-        dims[dims.index(-1)] = total // rest
-    return tuple(dims)
-
-
-def _norm_axis(axis: int, rank: int) -> int | None:
-    axis = axis + rank if axis < 0 else axis
-    return axis if 0 <= axis < rank else None
-
-
-def _transpose(t: HostTensor, dims: tuple[int, ...]) -> Value:
-    if t.shape is None:
-        return HostTensor(None, t.dtype, None)
-    rank = len(t.shape)
-    if rank < 2 and dims == (0, 1):
-        return HostTensor(t.shape, t.dtype, t.strides)  # .t() of a 0-D/1-D tensor is itself
-    axes = [_norm_axis(d, rank) for d in dims]
-    if len(axes) != 2 or None in axes:
+def _view_dtype(t: HostTensor, dtype: DType) -> Value:
+    """``t.view(torch.int8)``: the same bytes as another dtype (the last dim scales)."""
+    if t.dtype is None:
+        return HostTensor(None, dtype, None)
+    if dtype.itemsize == t.dtype.itemsize:
+        return HostTensor(t.shape, dtype, t.strides)
+    if t.shape is None or t.strides is None or not t.shape or t.strides[-1] != 1:
+        return HostTensor(None, dtype, None) if t.shape is None else UNKNOWN
+    old, new = t.dtype.itemsize, dtype.itemsize
+    last = t.shape[-1] * old
+    if last % new or any((s * old) % new for s in t.strides[:-1]):
         return UNKNOWN
-    order = list(range(rank))
-    a, b = axes
-    assert a is not None and b is not None
-    order[a], order[b] = order[b], order[a]
-    return _permute(t, tuple(order))
+    shape = (*t.shape[:-1], last // new)
+    return HostTensor(shape, dtype, (*(s * old // new for s in t.strides[:-1]), 1))
 
 
-def _permute(t: HostTensor, order: tuple[int, ...]) -> Value:
-    if t.shape is None or sorted(order) != list(range(len(t.shape))):
-        return UNKNOWN if t.shape is not None else HostTensor(None, t.dtype, None)
-    shape = tuple(t.shape[i] for i in order)
-    strides = tuple(t.strides[i] for i in order) if t.strides is not None else None
-    return HostTensor(shape, t.dtype, strides)
-
-
-def _unsqueeze(t: HostTensor, axis: int) -> Value:
-    if t.shape is None:
-        return HostTensor(None, t.dtype, None)
-    at = _norm_axis(axis, len(t.shape) + 1)
-    if at is None:
-        return UNKNOWN
-    shape = t.shape[:at] + (1,) + t.shape[at:]
-    if t.strides is None:
-        return HostTensor(shape, t.dtype, None)
-    inner = t.strides[at] * t.shape[at] if at < len(t.shape) else 1
-    return HostTensor(shape, t.dtype, t.strides[:at] + (inner,) + t.strides[at:])
-
-
-def _expand(t: HostTensor, args: Sequence[Value]) -> Value:
-    sizes = args[0] if len(args) == 1 and isinstance(args[0], tuple) else tuple(args)
-    if t.shape is None or t.strides is None or not all(type(s) is int for s in sizes) or len(sizes) < len(t.shape):
-        return UNKNOWN
-    lead = len(sizes) - len(t.shape)
-    shape: list[int] = []
-    strides: list[int] = []
-    for i, want in enumerate(sizes):
-        assert type(want) is int
-        if i < lead:
-            shape.append(want)
-            strides.append(0)
-            continue
-        have, stride = t.shape[i - lead], t.strides[i - lead]
-        if want == -1 or want == have:
-            shape.append(have)
-            strides.append(stride)
-        elif have == 1:
-            shape.append(want)
-            strides.append(0)
-        else:
-            return UNKNOWN
-    return HostTensor(tuple(shape), t.dtype, tuple(strides))
-
-
-def index(t: HostTensor, items: Sequence[Value | slice | EllipsisType]) -> Value:
-    """``t[i]``, ``t[a:b, ::2]``, ``t[..., ::2]``: ints drop a dim, slices keep it (strides scaled
-    by the step), one ``...`` stands for the dims the other items leave."""
-    if t.shape is None or t.strides is None:
-        return HostTensor(None, t.dtype, None)
-    spread = [i for i, item in enumerate(items) if item is ...]
-    if len(spread) > 1:
-        return HostTensor(None, t.dtype, None)
-    if spread:
-        at = spread[0]
-        fill: list[Value | slice | EllipsisType] = [slice(None)] * (len(t.shape) - len(items) + 1)
-        items = [*items[:at], *fill, *items[at + 1:]]
-    if len(items) > len(t.shape):
-        return HostTensor(None, t.dtype, None)
-    shape: list[int] = []
-    strides: list[int] = []
-    for axis, size in enumerate(t.shape):
-        item = items[axis] if axis < len(items) else slice(None)
-        stride = t.strides[axis]
-        if type(item) is int:
-            if not -size <= item < size:
-                return UNKNOWN
-            continue
-        if not isinstance(item, slice):
-            return HostTensor(None, t.dtype, None)
-        start, stop, step = item.start, item.stop, item.step
-        if any(v is not None and type(v) is not int for v in (start, stop, step)) or step is not None and step <= 0:
-            return HostTensor(None, t.dtype, None)
-        length = len(range(*slice(start, stop, step).indices(size)))
-        shape.append(length)
-        strides.append(stride * (step or 1))
-    return HostTensor(tuple(shape), t.dtype, tuple(strides))
-
-
-__all__ = ["factory", "index", "method", "row_major", "size_of", "transpose_attr", "FLOAT32"]
+__all__ = ["arithmetic", "factory", "index", "method", "row_major", "size_of", "transpose_attr", "FLOAT32"]

@@ -7,6 +7,7 @@ imports torch: torch's behaviour is written down in the tables below.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final, Union
@@ -61,6 +62,15 @@ class HostTensor:
 
 
 @dataclass(frozen=True)
+class NdArray:
+    """A numpy array built in host code (never a tensor itself): like :class:`HostTensor`."""
+
+    shape: tuple[int, ...] | None
+    dtype: DType | None
+    strides: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
 class PyptoDType:
     """``pypto.DT_FP16`` in host code (a kernel annotation may name it through a variable)."""
 
@@ -74,6 +84,9 @@ class KernelRef:
 
     kernel: str  # "make_kernel.kernel"
     env: Mapping[str, Value] = field(default_factory=dict)
+    # ``functools.partial(kernel, x, ...)``: the arguments it puts first, and its keywords
+    bound: tuple[Value, ...] = ()
+    bound_keywords: tuple[tuple[str, Value], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -83,8 +96,15 @@ class Defined:
     node: int
 
 
-Value = Union[int, float, bool, str, None, tuple["Value", ...], DType, HostTensor, PyptoDType, KernelRef, Defined,
-              _Unknown]
+Value = Union[int, float, bool, str, None, tuple["Value", ...], DType, HostTensor, NdArray, PyptoDType, KernelRef,
+              Defined, _Unknown]
+
+
+class ListVal(tuple[Value, ...]):
+    """A Python list: a tuple of its items that is its own object even when empty, so an in-place
+    change (``xs.append``) can tell its aliases (the same object) from equal lists."""
+
+    __slots__ = ()
 
 
 def row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -128,13 +148,14 @@ CAST_METHODS: Final = {
     "int": "torch.int32", "long": "torch.int64", "short": "torch.int16", "bool": "torch.bool", "char": "torch.int8",
     "byte": "torch.uint8",
 }
-# Tensor methods (and torch functions of the same name) that return the tensor's storage as is:
-# device moves, autograd switches, copies.
-SAME_METHODS: Final = frozenset({
-    "npu", "cuda", "cpu", "detach", "requires_grad_", "clone", "pin_memory", "share_memory_",
-    # in-place fills return the tensor itself
+# Tensor methods that return the tensor itself (or a view of it with its own strides): autograd
+# switches and in-place fills.
+SELF_METHODS: Final = frozenset({
+    "detach", "requires_grad_", "share_memory_",
     "uniform_", "normal_", "random_", "zero_", "fill_", "bernoulli_", "exponential_", "clamp_", "abs_", "neg_",
 })
+# Device moves: the tensor itself when it is already there, else a copy (``preserve_format``).
+DEVICE_METHODS: Final = frozenset({"npu", "cuda", "cpu", "pin_memory"})
 # Elementwise tensor methods that keep shape and dtype (a new dense tensor) ...
 KEEP_DTYPE_METHODS: Final = frozenset({"abs", "neg", "sign", "clamp", "clip", "square", "relu", "floor", "ceil",
                                        "round", "trunc"})
@@ -157,3 +178,17 @@ def dtype_kw(kwargs: dict[str, Value], default: DType | None) -> DType | None:
         return default
     value = kwargs["dtype"]
     return value if isinstance(value, DType) else None
+
+
+class Raised(Exception):
+    """The walked code surely raises this builtin exception here (``range(0, 8, 0)``,
+    ``raise ValueError``): a ``try`` around it runs its handler."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def builtin_exception(name: str) -> type[BaseException] | None:
+    found = getattr(builtins, name, None)
+    return found if isinstance(found, type) and issubclass(found, BaseException) else None

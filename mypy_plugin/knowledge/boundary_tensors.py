@@ -34,12 +34,12 @@ def check_tensor(kernel: KernelSpec, p: ParamSpec, t: TensorDesc, written: str =
             f'are contiguous" at run time',
             f"pass {written or p.name}.contiguous()",
         ))
-    rank = _rank_finding(kernel, p, t)
+    rank = _rank_finding(kernel, p, t, written)
     if rank is not None:
         out.append(rank)
     else:
         out.extend(_shape_findings(kernel, p, t))
-    dt = _dtype_finding(kernel, p, t)
+    dt = _dtype_finding(kernel, p, t, written)
     if dt is not None:
         out.append(dt)
     return out
@@ -49,7 +49,23 @@ def _of(t: TensorDesc) -> str:
     return "" if t.shape is None else f" {fmt_shape(t.shape)}"
 
 
-def _rank_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> Finding | None:
+def _uncast(written: str) -> str:
+    """``y.half()`` -> ``y``: the note converts the tensor the call starts from."""
+    for cast in _CASTS:
+        if written.endswith(cast) and len(written) > len(cast):
+            return written[:-len(cast)]
+    if written.endswith(")") and ".to(" in written:
+        head = written[:written.rindex(".to(")]
+        if head and head.count("(") == head.count(")"):
+            return head
+    return written
+
+
+_CASTS = (".half()", ".float()", ".bfloat16()", ".double()", ".int()", ".long()", ".short()", ".char()", ".byte()",
+          ".bool()")
+
+
+def _rank_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc, written: str = "") -> Finding | None:
     if p.dims is None or t.shape is None:
         return None
     want, got = len(p.dims), len(t.shape)
@@ -66,7 +82,7 @@ def _rank_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> Finding | 
         CALL_RANK,
         f"{where(kernel, p.name)}: expected {expect} dims ({annot(kernel, p)}), got a {got}-D tensor "
         f"{fmt_shape(t.shape)}; {consequence}",
-        f"pass a {want}-D tensor (x.reshape(...)), or change the annotation",
+        f"pass a {want}-D tensor ({written or p.name}.reshape(...)), or change the annotation",
     )
 
 
@@ -108,15 +124,15 @@ def _overrun(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> str:
     return f"; it is built to access {need} bytes of a {have}-byte buffer: out of bounds, heap corruption on a write"
 
 
-def _dtype_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> Finding | None:
+def _dtype_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc, written: str = "") -> Finding | None:
     want = kernel.expected_dtype(p)
     if want is None or t.dtype is None or t.dtype in torch_dtypes_for(want):
         return None
     got = t.dtype
     if p.dtype is None:
-        written = "by default (no dtype written, static shape)"
+        how = "by default (no dtype written, static shape)"
     else:
-        written = "annotated (or the default of a static shape)" if p.dtype_maybe_default else "annotated"
+        how = "annotated (or the default of a static shape)" if p.dtype_maybe_default else "annotated"
     size = nbytes(want)
     if t.itemsize is not None and size is not None and t.itemsize < size:
         consequence = (f"the {t.itemsize}-byte elements are read as {size}-byte {want}: out-of-bounds access, "
@@ -126,8 +142,8 @@ def _dtype_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> Finding |
     torch_names = " or ".join(torch_dtypes_for(want)) or "(no torch dtype)"
     return Finding(
         CALL_DTYPE,
-        f"{where(kernel, p.name)}: {want} {written}, got a {got} tensor; 0.2.0 does not check this: {consequence}",
-        f"pass x.to({torch_names.split(' or ')[0]}), or annotate the dtype the tensor has",
+        f"{where(kernel, p.name)}: {want} {how}, got a {got} tensor; 0.2.0 does not check this: {consequence}",
+        f"pass {_uncast(written) or p.name}.to({torch_names.split(' or ')[0]}), or annotate the dtype the tensor has",
     )
 
 

@@ -15,6 +15,7 @@ annotation: a smaller buffer would be read past its end (undefined behaviour, no
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +30,9 @@ FLOAT_T = {"FP32", "FP16", "BF16"}
 class HostCase(Case):
     kind: str = "spec"  # "spec" | "boundary"
     forms: list[str] = field(default_factory=list)  # per parameter: "static" | "empty" | "bare"
-    host: list[str] = field(default_factory=list)  # body of run(), the last line is the call
+    host: list[str] = field(default_factory=list)  # body of run()
+    call_index: int = -1  # which line of ``host`` calls the kernel (a construct may wrap it)
+    parts: tuple[list[str], list[str], list[str]] = ([], [], [])  # tensor bindings, positional, keywords
     call_line: int = 0
 
     def render(self) -> str:
@@ -44,8 +47,8 @@ class HostCase(Case):
             lines.append("    " + src)
             self.stmt_lines.append((len(lines), role, src))
         lines += ["", "", "def run() -> None:"]
+        self.call_line = len(lines) + 1 + (self.call_index % len(self.host))
         lines += ["    " + h for h in self.host]
-        self.call_line = len(lines)
         lines.append("")
         self.source = "\n".join(lines)
         return self.source
@@ -142,6 +145,7 @@ def spec_case(draw: Any) -> HostCase:
     h = HostCase(c.family, c.params, c.body, ann=c.ann, pre=c.pre, out_mismatch=c.out_mismatch,
                  features=dict(c.features, host="spec"), kind="spec", forms=forms)
     lines, args, _ = draw(_host_args(c.params))
+    h.parts = (lines, args, [])
     h.host = lines + [f"{h.name}({', '.join(args)})"]
     return h
 
@@ -227,9 +231,81 @@ def boundary_case(draw: Any, kind: str) -> HostCase:
     elif scalar and (kind == "keyword" or draw(st.booleans())):
         args.pop()
         kw.append("scale=2.0")
-    call = f"{h.name}({', '.join(args + kw)})"
-    h.host = lines + [call]
+    h.parts = (lines, args, kw)
+    h.host = lines + [f"{h.name}({', '.join(args + kw)})"]
     return h
+
+
+# --- host constructs: the same tensors reach the call through control flow and scopes ---------
+# Each wraps the call so that an evaluator that got the construct wrong would see another value
+# at the call: a decoy (a tensor of another rank and dtype), or a call that never runs.
+
+DECOY = "torch.zeros(3, dtype=torch.int8)"
+CONSTRUCTS = ["plain", "loop_carry", "continue", "break", "comprehension", "match", "nested", "walrus",
+              "short_circuit", "early_return", "copy", "try", "helper_list"]
+# copies and views that keep the tensor's verdict: the real run decides what each one is
+COPIES = ["{e}.clone()", "{e}.detach()", "{e}.contiguous()", "{e}.clone(memory_format=torch.contiguous_format)",
+          "{e}.reshape({e}.shape)", "{e}.to({e}.dtype)", "{e}[:]", "torch.empty_like({e}).copy_({e})"]
+
+
+def with_construct(case: HostCase, way: str, rng: random.Random) -> None:
+    """Wrap the case's kernel call in a construct (``CONSTRUCTS``)."""
+    lines, args, kw = case.parts
+    case.host, case.call_index = _construct(rng, way, list(lines), case.name, args, kw)
+    case.features["construct"] = way if case.call_index != -1 else "plain"
+
+
+def _construct(rng: random.Random, way: str, lines: list[str], name: str, args: list[str], kw: list[str]
+               ) -> tuple[list[str], int]:
+    tensors = [i for i, a in enumerate(args) if not a.replace(".", "").isdigit()]
+    if way == "plain" or not tensors:
+        return lines + [f"{name}({', '.join(args + kw)})"], -1
+    j = rng.choice(tensors)
+    e = args[j]
+
+    def call(v: str) -> str:
+        return f"{name}({', '.join(args[:j] + [v] + args[j + 1:] + kw)})"
+
+    if way == "loop_carry":  # the call reads what the previous iteration bound
+        body = [f"_cur = {DECOY}", "for _i in range(2):", "    if _i == 1:", f"        {call('_cur')}",
+                f"    _cur = {e}"]
+        return lines + body, len(lines) + 3
+    if way == "continue":
+        body = ["for _mode in ('skip', 'run'):", "    _v = " + DECOY, "    if _mode == 'skip':", "        continue",
+                f"    _v = {e}", f"    {call('_v')}"]
+        return lines + body, len(lines) + 5
+    if way == "break":
+        body = ["for _j in range(3):", f"    {call(e)}", "    break"]
+        return lines + body, len(lines) + 1
+    if way == "comprehension":
+        body = [f"_v = {DECOY}", f"_outs = [{call('_v')} for _v in [{e}]]"]
+        return lines + body, len(lines) + 1
+    if way == "match":
+        body = [f"_v = {DECOY}", "match 'b':", "    case 'a':", "        _v = torch.zeros(5)", "    case 'b':",
+                f"        _v = {e}", f"{call('_v')}"]
+        return lines + body, len(lines) + 6
+    if way == "nested":
+        body = [f"_v = {e}", "def _go() -> None:", f"    {call('_v')}", "_go()", f"_v = {DECOY}"]
+        return lines + body, len(lines) + 2
+    if way == "walrus":
+        body = [f"_w = {DECOY}", f"if (_w := {e}) is not None:", f"    {call('_w')}"]
+        return lines + body, len(lines) + 2
+    if way == "short_circuit":
+        body = ["_DEBUG = False", f"_DEBUG and {call(DECOY)}", f"{call(e)}"]
+        return lines + body, len(lines) + 2
+    if way == "early_return":
+        body = ["def _run(skip: bool) -> None:", "    if skip:", "        return", f"    {call(e)}", "_run(False)"]
+        return lines + body, len(lines) + 3
+    if way == "copy":
+        copy = rng.choice(COPIES).format(e=f"({e})" if not e.isidentifier() else e)
+        return lines + [call(copy)], len(lines)
+    if way == "try":
+        body = [f"_v = {DECOY}", "try:", f"    _v = {e}", "    _n = len(range(0, 8, 0))", "except ValueError:",
+                f"    {call('_v')}"]
+        return lines + body, len(lines) + 5
+    # helper_list: a list the tensor is put in by a helper, read after the call
+    body = ["def _fill(xs: list) -> None:", f"    xs.append({e})", "_xs: list = []", "_fill(_xs)", f"{call('_xs[0]')}"]
+    return lines + body, len(lines) + 4
 
 
 def _collect(strategy: Any, n: int, seed: int, seen: set[str]) -> list[HostCase]:
@@ -270,4 +346,6 @@ def generate_host(n: int, seed: int = 0) -> list[HostCase]:
             out.append(pool.pop(0))
     for i, c in enumerate(out):
         c.features["index"] = i
+        # every share has each construct (hypothesis would favour the first one)
+        with_construct(c, CONSTRUCTS[(i // 2) % len(CONSTRUCTS)], random.Random(seed * 100_003 + i))
     return out

@@ -150,3 +150,17 @@ def test_boundary_error_pickles() -> None:
     e = BoundaryError("k", check_tensor(STATIC, X, fp32(16, 32)))
     back = pickle.loads(pickle.dumps(e))
     assert (str(back), back.findings) == (str(e), e.findings)
+
+
+def test_notes_name_the_argument_the_call_writes() -> None:
+    # The note converts what the call passes (its cast dropped), else the parameter: never a fixed "x".
+    w = ParamSpec("w", (16, 64), dtype="DT_FP32")
+    k = KernelSpec("k", (w,))
+    [dt] = check_tensor(k, w, TensorDesc((16, 64), "torch.float16", 2, True), "b.half()")
+    assert dt.note == "pass b.to(torch.float32), or annotate the dtype the tensor has"
+    [dt] = check_tensor(k, w, TensorDesc((16, 64), "torch.float16", 2, True), "b.to(torch.float16)")
+    assert dt.note == "pass b.to(torch.float32), or annotate the dtype the tensor has"
+    [dt] = check_tensor(k, w, TensorDesc((16, 64), "torch.float16", 2, True))
+    assert dt.note == "pass w.to(torch.float32), or annotate the dtype the tensor has"
+    [rank] = check_tensor(k, w, TensorDesc((1024,), "torch.float32", 4, True), "flat")
+    assert rank.note == "pass a 2-D tensor (flat.reshape(...)), or change the annotation"
