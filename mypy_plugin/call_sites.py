@@ -23,7 +23,6 @@ from .host.evaluate import CallSite
 from .host_sites import module_sites
 from .kernels import jit_kernel
 from .kernel_annotations import kernel_parameters, written
-from .knowledge.shapes import is_dynamic
 from .knowledge.values import TensorVal
 
 # Fullnames of jit kernels defined inside functions (mypy names them by their bare name): the
@@ -120,10 +119,8 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
 
 
 def _complete(vals: tuple[TensorVal, ...]) -> bool:
-    """Every tensor's shape and dtype known: the kernel is checked with concrete shapes (a dynamic
-    dim is known too: the frontend traces it as -1 whatever the tensor is)."""
-    return all(v.dtype is not None and v.shape is not None and all(isinstance(d, int) or is_dynamic(d) for d in v.shape)
-               for v in vals)
+    """Every tensor's shape and dtype known: the kernel is checked with concrete shapes."""
+    return all(coverage.concrete(v) for v in vals)
 
 
 def _record_call(api: object, dec: Decorator, specialized: tuple[object, ...] | None, own: bool, *,

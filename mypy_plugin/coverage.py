@@ -13,6 +13,7 @@ import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .knowledge.shapes import is_dynamic
 from .knowledge.values import TensorVal
 
 
@@ -71,6 +72,12 @@ def collecting() -> Iterator[Collector]:
 
 def active() -> Collector | None:
     return _active[-1] if _active else None
+
+
+def concrete(v: TensorVal) -> bool:
+    """Shape and dtype known (a dynamic dim counts: the frontend traces it as -1 whatever the
+    tensor is): a kernel checked with such tensors, an op reached with such inputs."""
+    return v.dtype is not None and v.shape is not None and all(isinstance(d, int) or is_dynamic(d) for d in v.shape)
 
 
 def unknown_parts(params: list[tuple[str, TensorVal]]) -> list[str]:

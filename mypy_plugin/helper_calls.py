@@ -27,10 +27,11 @@ from .debug import degrade
 from .host.call_check import fmt_binding
 from .kernel_copies import Entry
 from .kernels import is_helper_decorator, is_kernel
-from .knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState
+from .knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState, fmt_cube, fmt_vec
 from .knowledge.values import TensorVal
 from .op_coverage import function_key
 from .tensor_types import tensor_type, tensor_val
+from .tile_values import SHAPE
 
 _KINDS = (ARG_POS, ARG_OPT, ARG_NAMED)
 # An untyped parameter that receives one of these is checked as one (a scalar operand, not Any).
@@ -167,8 +168,8 @@ def _untyped(func: FuncDef, ctx: FunctionContext) -> CallableType | None:
 
 def _replaced(typ: CallableType, actuals: list[list[Type]], as_type: Callable[[TensorVal], Type]) -> dict[int, Type]:
     """The parameters whose type the call pins down further: a tensor more precise than the
-    declared one, any tensor for an untyped parameter, an int or float of known value for an
-    untyped one."""
+    declared one, any tensor for an untyped parameter, an int, float or bool (with its value,
+    when the call's type knows it) for an untyped one."""
     out: dict[int, Type] = {}
     for i, (declared_type, given) in enumerate(zip(typ.arg_types, actuals)):
         if typ.arg_kinds[i] not in _KINDS or len(given) != 1:
@@ -208,19 +209,15 @@ def _merge(declared: TensorVal, actual: TensorVal) -> TensorVal | None:
     return TensorVal(tuple(dims), dtype)
 
 
-def _dims(dims: tuple[int | None, ...]) -> str:
-    return ", ".join("?" if d is None else str(d) for d in dims)
-
-
 def _fmt_tiles(tiles: TileState) -> str:
     """``vec tile (8, 4)``, ``cube tile [16, 16], [16, 16], [16, 16]``, ``no vec tile set``."""
     parts = []
     if tiles.vec is NOT_SET:
         parts.append("no vec tile set")
     elif isinstance(tiles.vec, tuple):
-        parts.append(f"vec tile ({_dims(tiles.vec)})")
+        parts.append(f"vec tile {fmt_vec(tiles.vec)}")
     if isinstance(tiles.cube, tuple):  # (not set: only a matmul needs it, and it says so itself)
-        parts.append("cube tile " + ", ".join(f"[{_dims(p)}]" for p in tiles.cube))
+        parts.append(f"cube tile {fmt_cube(tiles.cube)}")
     return ", ".join(parts)
 
 
@@ -236,7 +233,7 @@ def _note(name: str, where: str, typ: CallableType, replaced: dict[int, Type], e
             parts.append(f"{typ.arg_names[i] or f'#{i}'}={p.last_known_value.value!r}")
     if entry is not None:
         parts.extend(f"{k}={list(v) if isinstance(v, tuple) else v}" for k, v in entry.values.items()
-                     if "." not in k and not any(typ.arg_names[i] == k for i in replaced))
+                     if not k.endswith(SHAPE) and not any(typ.arg_names[i] == k for i in replaced))
         tiles = _fmt_tiles(entry.tiles)
         if tiles:
             parts.append(f"entered with {tiles}")

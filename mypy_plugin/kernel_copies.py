@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Union
 
 from mypy.nodes import FuncDef
 
 from .knowledge.tiles import TileState
-
-Value = Union[int, tuple[Union[int, None], ...]]  # as tile_values.Value (which imports mypy types)
+from .tile_values import Value
 
 
 @dataclass(frozen=True)

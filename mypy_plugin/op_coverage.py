@@ -10,7 +10,6 @@ from mypy.types import AnyType, Type, get_proper_type
 from . import coverage, kernel_copies
 from .knowledge.call import Env
 from .knowledge.ops import Op
-from .knowledge.shapes import is_dynamic
 from .knowledge.tiles import UNKNOWN
 from .knowledge.values import Result, TensorVal
 from .tensor_types import tensor_val
@@ -31,10 +30,6 @@ def record(api: object, func: FuncDef, op: Op, label: str, operands: list[Type |
     coverage.op_seen(owner, (path, ctx.line, ctx.column, label), _status(op, operands, env, result))
 
 
-def _known(v: TensorVal) -> bool:
-    return v.dtype is not None and v.shape is not None and all(isinstance(d, int) or is_dynamic(d) for d in v.shape)
-
-
 def _status(op: Op, operands: list[Type | None], env: Env | None, result: Result) -> str:
     tensors = 0
     for t in operands:
@@ -45,7 +40,7 @@ def _status(op: Op, operands: list[Type | None], env: Env | None, result: Result
         v = tensor_val(t)
         if v is not None:
             tensors += 1
-            if not _known(v):
+            if not coverage.concrete(v):
                 return "input shape or dtype unknown"
     if op.tile is not None:
         tile = None if env is None else env.cube if op.tile == "cube" else env.vec
@@ -58,7 +53,7 @@ def _status(op: Op, operands: list[Type | None], env: Env | None, result: Result
         return coverage.REACHED
     # pypto.full / zeros / concat of a list: no tensor operand; the result says whether its
     # shape arguments were known.
-    return coverage.REACHED if isinstance(result, TensorVal) and _known(result) else "shape arguments unknown"
+    return coverage.REACHED if isinstance(result, TensorVal) and coverage.concrete(result) else "shape arguments unknown"
 
 
 def _entries(tile: tuple[object, ...]) -> list[object]:

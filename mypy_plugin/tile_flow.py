@@ -43,8 +43,8 @@ from .matmul_flags import transposed_operand_fixes
 from .tile_calls import SET_CUBE, SET_VEC, may_set_tiles, reads_lists
 from .program_order import ProgramOrder
 from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
-from .tile_values import (SHAPE, Evaluator, Locals, Value, entry_locals, followed_vars, lookup, set_item, unpacked_names,
-                          with_value)
+from .tile_values import (SHAPE, Evaluator, Locals, Value, entry_locals, followed_vars, lookup, set_item, shapes_given,
+                          unpacked_names, with_value)
 
 _MAX_HELPER_DEPTH: Final = 8
 
@@ -85,6 +85,12 @@ class _Pass:
             found = self.setters[id(func)] = may_set_tiles(func, self.module.fullname)
         return found
 
+    def forget_walk(self) -> None:
+        """Drop what is only needed while walking (the hooks read the flow, not these)."""
+        self.effects.clear()
+        self.setters.clear()
+        self._locals.clear()
+
     def still_valid(self) -> bool:
         return all(_same(getattr(obj, attr, None), value) for (_, attr), (obj, value) in self.inputs.items())
 
@@ -106,14 +112,16 @@ class _State:
 
 
 class _Flow(ProgramOrder[_State]):
-    def __init__(self, run: _Pass, depth: int, func: FuncDef) -> None:
+    def __init__(self, run: _Pass, depth: int, func: FuncDef, given: Mapping[str, Value]) -> None:
+        """``given``: the int and list values (and tensor dims) the call passes its parameters."""
         self.run = run
+        self.given = given
         self.module = run.module
         self.modules = run.modules
         self.depth = depth
         self.func = func
         followed, local = run.locals_of(func)
-        self.values = Evaluator(func, followed, local, run.read)
+        self.values = Evaluator(func, followed, local, run.read, shapes_given(given))
         self.at: dict[int, TileState] = {}
         # id(helper call) -> the int and list values its parameters receive (by parameter name)
         self.call_values: dict[int, dict[str, Value]] = {}
@@ -121,10 +129,8 @@ class _Flow(ProgramOrder[_State]):
         # id(``x.T`` node) -> the matmul call that avoids it, with {dtype} for the receiver's dtype
         self.transpose_fixes: dict[int, str] = {}
 
-    def start(self, tiles: TileState, given: Mapping[str, Value]) -> _State:
-        self.values.given_shapes = {k[:-len(SHAPE)]: v for k, v in given.items()
-                                    if k.endswith(SHAPE) and isinstance(v, tuple)}
-        return _State(tiles, entry_locals(self.func, self.values.followed, given, self.run.read))
+    def start(self, tiles: TileState) -> _State:
+        return _State(tiles, entry_locals(self.func, self.values.followed, self.given, self.run.read))
 
     # --- values -------------------------------------------------------------------
     def _ints(self, e: Expression, state: _State) -> tuple[int | None, ...] | None:
@@ -262,8 +268,8 @@ class _Flow(ProgramOrder[_State]):
             key = (id(func), self.depth, state.tiles, tuple(sorted(given.items())))
             effect = self.run.effects.get(key)
             if effect is None:
-                inner = _Flow(self.run, self.depth + 1, func)
-                effect = inner.block(func.body.body, inner.start(state.tiles, given)).tiles
+                inner = _Flow(self.run, self.depth + 1, func, given)
+                effect = inner.block(func.body.body, inner.start(state.tiles)).tiles
                 self.run.effects[key] = effect
             return replace(state, tiles=effect)
         mod = self.modules.get(owner)
@@ -314,13 +320,12 @@ class TileFlowCache:
             kernel = is_kernel(module, func)
             run.read(func, "body")
             run.read(func, "is_decorated")
-            flow = _Flow(run, 0, func)
             # A helper copy checked for one call starts with the caller's tiles and arguments.
             called = kernel_copies.entry(func)
+            flow = _Flow(run, 0, func, called.values if called is not None else {})
             tiles = called.tiles if called is not None else KERNEL_ENTRY if kernel else HELPER_ENTRY
-            flow.exit = flow.block(func.body.body, flow.start(tiles, called.values if called else {})).tiles
-            run.effects.clear()  # only needed while walking
-            run.setters.clear()
+            flow.exit = flow.block(func.body.body, flow.start(tiles)).tiles
+            run.forget_walk()
             entry = (func, run, flow)
             self._flows[id(func)] = entry
             if len(self._flows) > _CACHE_SIZE:

@@ -130,7 +130,8 @@ def set_item(value: Ints, index: int, item: int | None) -> Ints | None:
 class Evaluator:
     """Values of expressions in one function, given the locals' values at that point."""
 
-    def __init__(self, func: FuncDef, followed: frozenset[int], local: frozenset[int], read: Read) -> None:
+    def __init__(self, func: FuncDef, followed: frozenset[int], local: frozenset[int], read: Read,
+                 given_shapes: Mapping[str, Ints]) -> None:
         self.followed = followed
         self.local = local
         # (a copy's parameters are not marked ``is_argument``: TransformVisitor leaves that out)
@@ -138,7 +139,7 @@ class Evaluator:
         self.read = read
         # parameter name -> the dims of the tensor the call passes (the helper's walk for its
         # effect on the caller: an unannotated parameter's type says nothing)
-        self.given_shapes: dict[str, Ints] = {}
+        self.given_shapes = given_shapes
 
     def int_(self, e: Expression, state: Locals) -> int | None:
         v = self.value(e, state)
@@ -256,6 +257,11 @@ def _binary(op: str, a: Value | None, b: Value | None) -> Value | None:
 def param_value(declared: Type | None) -> int | None:
     """A parameter's value from its type: an int the call passed (``int`` with a known value)."""
     return int_of_type(declared) if declared is not None else None
+
+
+def shapes_given(given: Mapping[str, Value]) -> dict[str, Ints]:
+    """Parameter name -> the dims of the tensor the call passes (the ``SHAPE`` keys of ``given``)."""
+    return {k[:-len(SHAPE)]: v for k, v in given.items() if k.endswith(SHAPE) and isinstance(v, tuple)}
 
 
 def entry_locals(func: FuncDef, followed: frozenset[int], given: Mapping[str, Value], read: Read) -> Locals:

@@ -12,6 +12,7 @@ from typing import Final
 from . import dtypes
 from .call import Call
 from .shapes import ShapeError, fmt_shape
+from .tiles import fmt_cube
 
 _OUT_DTYPES: Final = ("DT_FP32", "DT_FP16", "DT_BF16", "DT_INT32")
 _FP8_PAIR: Final = frozenset({"DT_FP8E5M2", "DT_FP8E4M3"})  # the only pair allowed to differ
@@ -172,7 +173,7 @@ def cube_tile_values(c: Call) -> ShapeError | None:
 def _cube(c: Call, text: str, code: str, fix: str) -> ShapeError:
     cube = c.env.cube
     assert isinstance(cube, tuple)
-    tile = ", ".join("[" + ", ".join("?" if v is None else str(v) for v in part) + "]" for part in cube)
+    tile = fmt_cube(cube)
     return ShapeError(
         "pypto-cube-tile",
         f"{c.label} with cube tile ({tile}): {text} ({code})",

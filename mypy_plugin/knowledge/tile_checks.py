@@ -13,7 +13,7 @@ from typing import Final
 from . import dtypes
 from .call import Call
 from .shapes import Dim, ShapeError, fmt_shape, normalize_axis
-from .tiles import NOT_SET
+from .tiles import NOT_SET, fmt_vec
 from .values import TensorVal
 
 _TWO_BYTE_FLOATS: Final = frozenset({"DT_FP16", "DT_BF16"})
@@ -56,7 +56,7 @@ def reduce_align(c: Call) -> ShapeError | None:
         if (tile * size) % dtypes.BLOCK_BYTES == 0:
             return None
         assert isinstance(env.vec, tuple)
-        tile_text = "(" + ", ".join("?" if t is None else str(t) for t in env.vec) + ")"
+        tile_text = fmt_vec(env.vec)
         return ShapeError(
             "pypto-reduce-align",
             f"{label}: vec tile {tile_text} has {tile} at index {rank - 1}, "

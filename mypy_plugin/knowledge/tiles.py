@@ -43,3 +43,17 @@ class TileState:
 
 KERNEL_ENTRY: Final = TileState(NOT_SET, NOT_SET)  # a jit kernel starts with no tiles
 HELPER_ENTRY: Final = TileState(UNKNOWN, UNKNOWN)  # anything else may be called after a set
+
+
+def _entries(dims: tuple[Union[int, None], ...]) -> str:
+    return ", ".join("?" if d is None else str(d) for d in dims)
+
+
+def fmt_vec(vec: tuple[Union[int, None], ...]) -> str:
+    """``(8, 4)``, as messages name a vec tile (``?`` for an entry that is not a constant)."""
+    return f"({_entries(vec)})"
+
+
+def fmt_cube(cube: tuple[tuple[Union[int, None], ...], ...]) -> str:
+    """``[16, 16], [32, 32], [16, 16]``: a cube tile's m, k and n lists."""
+    return ", ".join(f"[{_entries(part)}]" for part in cube)
