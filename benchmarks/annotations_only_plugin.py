@@ -11,8 +11,8 @@ from mypy.nodes import Decorator
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext, Plugin
 from mypy.types import Type
 
-from mypy_plugin import kernels
-from mypy_plugin.hooks import _relax_kernel
+from mypy_plugin.kernel import decorators as kernels
+from mypy_plugin.hooks.op_calls import _relax_kernel
 from mypy_plugin.main import PyptoPlugin
 
 

@@ -64,7 +64,7 @@ class Timers:
 def _patch_plugin(timers: Timers) -> None:
     import ast_serialize
     from mypy_plugin import main as plugin_main
-    from mypy_plugin import native_parse
+    from mypy_plugin.rewrite import native_parse
 
     if hasattr(native_parse, "rewrite_for_parser"):
         native_parse.rewrite_for_parser = timers.wrap("threads: source rewrite", native_parse.rewrite_for_parser, False)

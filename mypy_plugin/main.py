@@ -21,15 +21,23 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
 
-from . import attribute_hooks, call_sites, config, diagnostics, helper_calls, hooks, jit_options, kernels
-from . import module_options, native_parse
-from .annotations import analyze_tensor
-from .rewrite_markers import MARKER_FULLNAME, analyze_marker
+from . import config
+from .bridge import diagnostics
+from .bridge.tensor_types import TENSOR
+from .calls import call_sites
+from .calls import helpers as helper_calls
 from .debug import degrade
+from .hooks import attributes as attribute_hooks
+from .hooks import jit_options, module_options
+from .hooks import op_calls as hooks
+from .hooks.annotations import analyze_tensor
+from .kernel import decorators as kernels
+from .knowledge import frontend
 from .knowledge.members import NO_METHODS
 from .knowledge.ops import OPS
-from .source_rewrite import transform_source
-from .tensor_types import TENSOR
+from .rewrite import native_parse
+from .rewrite.markers import MARKER_FULLNAME, analyze_marker
+from .rewrite.transform import transform_source
 
 
 def _fingerprint() -> str:
@@ -145,7 +153,7 @@ class PyptoPlugin(Plugin):
         return self._helper_calls.hook if helper_calls.helper_function(sym.node) is not None else None
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        if fullname != kernels.JIT:
+        if fullname != frontend.JIT:
             return None
         return jit_options.signature_hook if self.config.has_jit_keyword_rule else jit_options.accept_keywords
 
@@ -157,13 +165,13 @@ class PyptoPlugin(Plugin):
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == TENSOR:
             return hooks.constructor_hook(self.session)
-        if fullname in kernels.DECORATORS:
+        if fullname in frontend.DECORATORS:
             return hooks.decorator_hook(self.session)
         op = hooks.FUNCTION_TABLE.get(fullname)
         return hooks.function_hook(self.session, op) if op is not None else None
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        if fullname == kernels.JIT_DECORATOR_CALL:
+        if fullname == frontend.JIT_DECORATOR_CALL:
             return hooks.decorator_hook(self.session)
         if fullname in hooks.REFLECTED_COMPARISONS:
             return hooks.reflected_comparison_hook(self.session, OPS[hooks.REFLECTED_COMPARISONS[fullname]])

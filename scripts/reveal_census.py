@@ -22,7 +22,7 @@ import sys
 import tempfile
 from collections import Counter
 
-from mypy_plugin.kernels import names_jit
+from mypy_plugin.knowledge.frontend import names_jit
 
 # Each probe reveals ``(x, N)``: mypy drops a note that repeats another on its line, and N keeps
 # two tensors of one type apart (and names which probe each note answers).

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from mypy import api
 
-from mypy_plugin import diagnostics, hooks
+from mypy_plugin.bridge import diagnostics
+from mypy_plugin.hooks import op_calls as hooks
 from mypy_plugin.debug import ENV
 from mypy_plugin.knowledge.shapes import ShapeError
 

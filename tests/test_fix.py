@@ -443,7 +443,8 @@ def test_in_process_runs_keep_no_earlier_build_alive(tmp_path: Path) -> None:
     import gc
     import weakref
 
-    from mypy_plugin import host_sites, tensor_types
+    from mypy_plugin.calls import host_sites
+    from mypy_plugin.bridge import tensor_types
     from mypy_plugin.fix.findings import collect
 
     (tmp_path / "mypy.ini").write_text(CONFIG)

@@ -15,7 +15,7 @@ import ast_serialize
 import pytest
 from mypy.options import Options
 
-from mypy_plugin import native_parse, parsed_trees
+from mypy_plugin.rewrite import native_parse, parsed_trees
 
 KERNEL = '''import pypto
 
@@ -179,7 +179,7 @@ def test_one_process_native_route_and_builds_without_the_plugin(tmp_path: Path) 
 CHANGES = {
     # a mypy version whose parser internals were not read (a mypy outside the supported range
     # stops earlier, in plugin(): the route's own version gate is set narrower here instead)
-    "version": ("import mypy_plugin.native_parse\nmypy_plugin.native_parse.TESTED_MYPY = '9.9.'\n",
+    "version": ("import mypy_plugin.rewrite.native_parse\nmypy_plugin.rewrite.native_parse.TESTED_MYPY = '9.9.'\n",
                 "mypy 2.4.1 is not 9.9.x"),
     # ast_serialize.parse returns something else than the 5-tuple that ends with the data dict
     "result_shape": ("import ast_serialize\n_parse = ast_serialize.parse\n"

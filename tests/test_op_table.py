@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from mypy_plugin import errorcodes
-from mypy_plugin.knowledge.checks import TILE_CHECKS, op_checks
+from mypy_plugin.knowledge.checks.registry import TILE_CHECKS, op_checks
 from mypy_plugin.knowledge.members import MISSING, NO_METHODS
 from mypy_plugin.knowledge.ops import OPS, UNMODELLED
 

@@ -15,7 +15,7 @@ import pytest
 from mypy import api
 from mypy.nodes import NameExpr, OpExpr
 
-from mypy_plugin import kernels, tile_flow, use_after_move
+from mypy_plugin.kernel import decorators as kernels, tile_flow, use_after_move
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import scaling  # noqa: E402

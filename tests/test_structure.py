@@ -1,4 +1,5 @@
-"""The code's shape: no module over 350 lines, no import cycle inside ``mypy_plugin``.
+"""The code's shape: folders by job that depend one way, no module over 350 lines, no import
+cycle inside ``mypy_plugin``, ``host/`` and ``knowledge/`` free of mypy.
 
 Size: every Python module (``.py``) under ``mypy_plugin/`` and ``pypto_stubs/``. The ``.pyi``
 stubs are not counted: they mirror the layout of the real ``pypto`` package (``pypto/__init__.py``
@@ -120,6 +121,102 @@ def test_no_import_cycle_in_the_plugin() -> None:
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
+# Folders by job, lowest first: a folder (or top-level module) imports only from earlier layers,
+# at module level or inside functions. ``knowledge`` is what PyPTO does; ``host`` reads host code
+# and ``rewrite`` rewrites source, both with Python's ``ast``; ``bridge`` turns mypy's types into
+# plain values and findings into messages; ``kernel`` walks one kernel's body; ``calls`` follows
+# host calls and helper calls into kernels; ``hooks`` is what mypy calls; then the entry points.
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"versions", "debug", "ast_fields"}),
+    frozenset({"knowledge"}),
+    frozenset({"knowledge.checks", "knowledge.boundary"}),
+    frozenset({"errorcodes", "config", "mypy_output", "host", "rewrite"}),
+    frozenset({"bridge"}),
+    frozenset({"kernel"}),
+    frozenset({"calls"}),
+    frozenset({"hooks"}),
+    frozenset({"main", "guard", "fix", "_dmypy_codes"}),
+    frozenset({"cli"}),
+    frozenset({"__init__"}),
+)
+TOP_LEVEL_MODULES = frozenset({"__init__", "main", "config", "errorcodes", "debug", "versions", "_dmypy_codes",
+                               "ast_fields", "mypy_output"})
+MYPY_FREE = ("knowledge", "host")
+
+
+def _part(root: Path, package: str, module: str) -> str:
+    """The layer part a module belongs to: its folder (``knowledge``'s subfolders on their own), or
+    the top-level module itself."""
+    parts = module.split(".")[1:] or ["__init__"]
+    if parts[0] == "knowledge" and len(parts) > 2 and (root / package / "knowledge" / parts[1]).is_dir():
+        return f"knowledge.{parts[1]}"
+    return parts[0]
+
+
+def all_imports(root: Path, package: str) -> dict[str, set[str]]:
+    """Module -> every module it imports anywhere (function-level imports too): ``package``'s
+    modules by name, and other top-level packages (``mypy``) by their first name."""
+    paths = {_module_name(root, p): p for p in (root / package).rglob("*.py")}
+    out: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {a.name if a.name.split(".")[0] == package else a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join([*here[:len(here) - (node.level - 1)], *([base] if base else [])])
+                if base.split(".")[0] != package:
+                    found.add(base.split(".")[0])
+                    continue
+                found |= {f"{base}.{a.name}" if f"{base}.{a.name}" in paths else base for a in node.names}
+        out[name] = {t for t in found if t != name}
+    return out
+
+
+def layer_violations(root: Path, package: str) -> list[str]:
+    rank = {part: i for i, layer in enumerate(LAYERS) for part in layer}
+    bad = []
+    for module, targets in sorted(all_imports(root, package).items()):
+        src = _part(root, package, module)
+        for target in sorted(t for t in targets if t.split(".")[0] == package):
+            dst = _part(root, package, target)
+            if dst != src and rank.get(dst, len(LAYERS)) >= rank.get(src, -1):
+                bad.append(f"{module} ({src}) imports {target} ({dst})")
+    return bad
+
+
+def test_folders_import_one_way() -> None:
+    parts = {_part(ROOT, PACKAGE, m) for m in all_imports(ROOT, PACKAGE)}
+    unplaced = parts - {p for layer in LAYERS for p in layer}
+    assert not unplaced, f"folders or modules in no layer: {sorted(unplaced)}"
+    assert not layer_violations(ROOT, PACKAGE)
+
+
+def test_top_level_modules_are_the_agreed_few() -> None:
+    top = {p.stem for p in (ROOT / PACKAGE).glob("*.py")}
+    assert top <= TOP_LEVEL_MODULES, f"put these in the folder of their job: {sorted(top - TOP_LEVEL_MODULES)}"
+
+
+@pytest.mark.parametrize("folder", MYPY_FREE)
+def test_folder_imports_no_mypy(folder: str) -> None:
+    """``knowledge/`` and ``host/`` work on plain values and Python's ``ast``: not even through
+    another module of the plugin may they reach mypy."""
+    graph = all_imports(ROOT, PACKAGE)
+    start = [m for m in graph if _part(ROOT, PACKAGE, m).split(".")[0] == folder]
+    assert start
+    seen, todo = set(start), list(start)
+    while todo:
+        for t in graph.get(todo.pop(), ()):
+            if t == "mypy":
+                raise AssertionError(f"{folder}/ reaches mypy: {sorted(m for m in seen if 'mypy' in graph.get(m, ()))}")
+            if t in graph and t not in seen:
+                seen.add(t)
+                todo.append(t)
+
+
 # --- the checks themselves, on a package made for them -----------------------------------
 
 def _write(root: Path, files: dict[str, str]) -> None:
@@ -148,3 +245,9 @@ def test_long_modules(tmp_path: Path) -> None:
     _write(tmp_path, {"p/ok.py": "x = 1\n" * MAX_LINES, "p/long.py": "x = 1\n" * (MAX_LINES + 1),
                       "p/stub.pyi": "x: int\n" * 1000})
     assert _long_modules(tmp_path, ("p",)) == [f"p/long.py: {MAX_LINES + 1} lines"]
+
+
+def test_layer_violations(tmp_path: Path) -> None:
+    _write(tmp_path, {"p/__init__.py": "", "p/knowledge/__init__.py": "", "p/knowledge/a.py": "from ..kernel import b\n",
+                      "p/kernel/__init__.py": "", "p/kernel/b.py": "def f():\n    from ..knowledge import a\n"})
+    assert layer_violations(tmp_path, "p") == ["p.knowledge.a (knowledge) imports p.kernel.b (kernel)"]

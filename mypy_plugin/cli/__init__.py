@@ -17,10 +17,10 @@ from mypy import api
 from mypy.version import __version__ as mypy_version
 
 from .. import config
+from .. import mypy_output as records
+from ..calls import coverage
 from ..fix import fix_command
 from ..versions import TARGET_PYPTO, pypto_stubs_version
-from .. import mypy_output as records
-from .. import coverage
 from . import agent_hook, coverage_report, environment, formats, options, signal_first
 from .catalogue import CODES, list_codes, lookup
 from .project_config import PLUGIN, find_config

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..coverage import Collector, Kernel
+from ..calls.coverage import Collector, Kernel
 from .op_reach import Ops, ops_of
 
 

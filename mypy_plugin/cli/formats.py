@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from mypy import errorcodes as mypy_codes
 
-from .catalogue import CODES
 from ..mypy_output import Record
 from ..versions import pypto_stubs_version
+from .catalogue import CODES
 
 JSON_SCHEMA_VERSION = 1
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..coverage import REACHED, Collector, OpId
+from ..calls.coverage import REACHED, Collector, OpId
 
 
 @dataclass(frozen=True)

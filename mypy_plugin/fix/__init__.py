@@ -24,7 +24,7 @@ def fix_command(targets: Sequence[str], mypy_args: Sequence[str], *, write: bool
     outcome = run(targets, mypy_args, only)
     restyled = 0
     if styles:
-        from .styles import restyle  # mypy's build machinery, only when a style is asked for
+        from .styles import restyle
 
         restyled = sum(restyle(targets, mypy_args, style, outcome) for style in styles)
     if write:

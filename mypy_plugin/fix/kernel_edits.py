@@ -12,7 +12,6 @@ from .cst_tools import build_call, enclosing_function, names_in, replace, tile_i
 from .findings import Finding
 from .locate import Located, dotted, int_literal
 
-
 # ---- pypto-no-method: the PyPTO spelling of a torch member ------------------------------------
 
 _FREE_FUNCTIONS: Final = {"abs": "abs", "neg": "neg", "pow": "pow", "prod": "prod", "clamp": "clip"}

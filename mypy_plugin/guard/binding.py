@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..knowledge.boundary import KernelSpec, ParamSpec, torch_dtypes_for
+from ..knowledge.boundary.specs import KernelSpec, ParamSpec, torch_dtypes_for
 
 _TYPES_ATTR = "_pypto_guard_jaxtyping"
 

@@ -6,9 +6,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..knowledge.boundary import Finding, KernelSpec, TensorDesc
-from ..knowledge.boundary_checks import BoundaryCall, call_findings
-from ..knowledge.boundary_symbols import symbol_conflicts, symbol_finding
+from ..knowledge.boundary.checks import BoundaryCall, call_findings
+from ..knowledge.boundary.specs import Finding, KernelSpec, TensorDesc
+from ..knowledge.boundary.symbols import symbol_conflicts, symbol_finding
 from .binding import array_types, rejected
 from .kernel_spec import kernel_spec
 from .tensors import describe, is_tensor

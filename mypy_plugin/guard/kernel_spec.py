@@ -8,7 +8,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..knowledge.boundary import Dim, KernelSpec, ParamSpec
+from ..knowledge.boundary.specs import Dim, KernelSpec, ParamSpec
 
 _SPEC_ATTR = "_pypto_guard_spec"
 

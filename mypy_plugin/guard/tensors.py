@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from ..knowledge.boundary import TensorDesc
+from ..knowledge.boundary.specs import TensorDesc
 
 
 def is_tensor(x: Any) -> bool:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator, Sequence
 
-from ..kernels import names_jit
-from ..module_constants import all_nodes
+from ..ast_fields import all_nodes
+from ..knowledge.frontend import names_jit
 
 
 def is_jit(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

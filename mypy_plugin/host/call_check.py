@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..knowledge.boundary import TORCH_TO_PYPTO, Finding, KernelSpec, ParamSpec, TensorDesc
-from ..knowledge.boundary_checks import BoundaryCall, call_findings
+from ..knowledge.boundary.checks import BoundaryCall, call_findings
+from ..knowledge.boundary.specs import TORCH_TO_PYPTO, Finding, KernelSpec, ParamSpec, TensorDesc
 from ..knowledge.dtypes import DTYPES, FP32
 from ..knowledge.shapes import DYNAMIC, Dim, Shape, fmt_dim, is_dynamic
 from ..knowledge.values import TensorVal

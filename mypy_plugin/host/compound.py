@@ -15,7 +15,6 @@ from .expressions import MAX_ITEMS
 from .scopes import BREAK, CONTINUE, RETURN, FlowWalker, Loop, Scope
 from .values import CAST_METHODS, DEVICE_METHODS, SELF_METHODS, UNKNOWN, Raised, Value, builtin_exception
 
-
 # Tensor methods that raise nothing on a tensor they accept (what the walk models of them).
 _PLAIN_METHODS: Final = frozenset({*CAST_METHODS, *SELF_METHODS, *DEVICE_METHODS, "t", "contiguous", "clone", "detach"})
 

@@ -12,6 +12,7 @@ from typing import Any, Final
 from .env import Env
 from .values import UNKNOWN, Defined, DType, KernelRef, PyptoDType, Value
 
+
 def truth(v: Value) -> bool | None:
     """Python's ``bool(v)`` where the source proves it; None for a tensor or an unknown value."""
     if v is UNKNOWN:

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .ast_facts import StoredNames, attribute_kernels, factory_kernel, is_jit
-from .pytest_cases import PytestCalls
 from .call_arguments import as_receiver
 from .env import Env
 from .expressions import NO_EFFECT, Args
 from .module_facts import ModuleFacts, scan
 from .mutation import follow_list, mutating_root
+from .pytest_cases import PytestCalls
 from .scopes import Frame, OutOfBudget, Scope, same
 from .statements import StatementWalker
 from .values import FLOAT32, UNKNOWN, Defined, DType, HostTensor, KernelRef, ListVal, Value

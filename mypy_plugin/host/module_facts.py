@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Final, Union
 
 from ..ast_fields import child_fields
-from ..kernels import names_jit
+from ..knowledge.frontend import names_jit
 from .mutation import ChangedElsewhere
 
 # The statements the evaluator walks into (their bodies are statements of their own); every other

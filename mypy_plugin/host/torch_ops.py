@@ -12,9 +12,9 @@ from typing import Final
 from . import layout, tensor_data
 from .mutation import KEEPING_INPLACE
 from .operators import arithmetic
-from .views import index, permute, reshape, transpose, transpose_attr, unsqueeze, expand
 from .values import (
     CAST_METHODS,
+    DEVICE_METHODS,
     DTYPES,
     FLOAT32,
     FLOAT_METHODS,
@@ -22,17 +22,17 @@ from .values import (
     KEEP_DTYPE_METHODS,
     LIKE_FACTORIES,
     SELF_METHODS,
-    DEVICE_METHODS,
     SIZE_FACTORIES,
     UNKNOWN,
     DType,
-    dtype_kw,
     HostTensor,
     Value,
+    dtype_kw,
     fresh,
     leaf_dtype,
     row_major,
 )
+from .views import expand, index, permute, reshape, transpose, transpose_attr, unsqueeze
 
 
 def _ints(values: Sequence[Value]) -> tuple[int, ...] | None:

@@ -15,8 +15,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mypy_plugin.rewrite_guard import ALIAS_PREFIX
-from mypy_plugin.source_rewrite import rewrite_for_parser, rewrite_source, rewrite_unchecked
+from mypy_plugin.rewrite.reparse_guard import ALIAS_PREFIX
+from mypy_plugin.rewrite.transform import rewrite_for_parser, rewrite_source, rewrite_unchecked
 
 TENSORS = ["pypto.Tensor", "pypto.tensor", "pt.Tensor", "PT", "Tensor", "(pypto.Tensor)", "( pypto . Tensor )"]
 DIMS = [

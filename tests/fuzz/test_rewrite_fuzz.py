@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from .rewrite_cases import FAILURES, Tally, check, module
 
-from mypy_plugin.rewrite_guard import DEBUG_ENV
+from mypy_plugin.rewrite.reparse_guard import DEBUG_ENV
 
 
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mypy_plugin.guard.binding import array_types, rejected
-from mypy_plugin.knowledge.boundary import Dim, KernelSpec, ParamSpec, TensorDesc
-from mypy_plugin.knowledge.boundary_symbols import symbol_conflicts
-from mypy_plugin.knowledge.boundary_tensors import check_tensor
+from mypy_plugin.knowledge.boundary.specs import Dim, KernelSpec, ParamSpec, TensorDesc
+from mypy_plugin.knowledge.boundary.symbols import symbol_conflicts
+from mypy_plugin.knowledge.boundary.tensors import check_tensor
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("jaxtyping")

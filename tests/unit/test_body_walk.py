@@ -12,8 +12,8 @@ from mypy.nodes import AssignmentStmt, Decorator, Expression, FuncDef, NameExpr,
 from mypy.options import Options
 from mypy.parse import parse
 
-from mypy_plugin import body_walk
-from mypy_plugin.body_walk import body_expressions, child_exprs, comprehension_names, statements
+from mypy_plugin.kernel import body_walk
+from mypy_plugin.kernel.body_walk import body_expressions, child_exprs, comprehension_names, statements
 
 # Expression classes with no sub-expression the checks must see, and why.
 LEAVES = {

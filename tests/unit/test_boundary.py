@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from mypy_plugin.knowledge.boundary import KernelSpec, ParamSpec, TensorDesc
-from mypy_plugin.knowledge.boundary_args import check_args
-from mypy_plugin.knowledge.boundary_symbols import Binding, SymbolConflict, symbol_conflicts
-from mypy_plugin.knowledge.boundary_tensors import check_tensor
+from mypy_plugin.knowledge.boundary.specs import KernelSpec, ParamSpec, TensorDesc
+from mypy_plugin.knowledge.boundary.args import check_args
+from mypy_plugin.knowledge.boundary.symbols import Binding, SymbolConflict, symbol_conflicts
+from mypy_plugin.knowledge.boundary.tensors import check_tensor
 
 X = ParamSpec("x", (16, 64), dtype="DT_FP32")
 OUT = ParamSpec("out", (16, 64), dtype="DT_FP32")

@@ -9,9 +9,9 @@ import ast
 
 import pytest
 
-from mypy_plugin.name_bindings import Walk
-from mypy_plugin.rewrite_guard import DEBUG_ENV
-from mypy_plugin.source_rewrite import rewrite_for_parser, rewrite_source
+from mypy_plugin.rewrite.name_bindings import Walk
+from mypy_plugin.rewrite.reparse_guard import DEBUG_ENV
+from mypy_plugin.rewrite.transform import rewrite_for_parser, rewrite_source
 
 HEAD = "import pypto\nROWS = 8\n"
 PROVEN = {

@@ -11,7 +11,7 @@ from mypy.nodes import AssignmentStmt, Expression
 from mypy.options import Options
 from mypy.parse import parse
 
-from mypy_plugin.expr_text import expr_text, operand_text
+from mypy_plugin.bridge.expr_text import expr_text, operand_text
 
 
 def _expr(src: str) -> Expression:

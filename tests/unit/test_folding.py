@@ -8,9 +8,9 @@ import ast
 import pytest
 from mypy.nodes import Expression, IntExpr, NameExpr, OpExpr, UnaryExpr, Var
 
-from mypy_plugin.annotations import _Resolver
-from mypy_plugin.folding import int_of_expr
-from mypy_plugin.module_constants import ModuleConstants
+from mypy_plugin.hooks.annotations import _Resolver
+from mypy_plugin.bridge.folding import int_of_expr
+from mypy_plugin.rewrite.module_constants import ModuleConstants
 
 SOURCE = "N = 6\nM = 4\nALIAS = N\n"
 NAMES = {"N": 6, "M": 4, "ALIAS": 6}

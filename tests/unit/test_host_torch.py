@@ -112,7 +112,7 @@ def test_a_changed_default_dtype_under_any_spelling(setter: str) -> None:
 
 
 def test_a_conftest_that_changes_the_default_dtype(tmp_path: Path) -> None:
-    from mypy_plugin.host_sites import conftest_changes_default_dtype
+    from mypy_plugin.calls.host_sites import conftest_changes_default_dtype
 
     tests = tmp_path / "tests" / "unit"
     tests.mkdir(parents=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from mypy_plugin.name_bindings import Walk
+from mypy_plugin.rewrite.name_bindings import Walk
 
 _SOURCE = textwrap.dedent('''
     import pypto as pt

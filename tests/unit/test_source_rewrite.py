@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from mypy import api
 
-from mypy_plugin import source_rewrite
-from mypy_plugin.rewrite_guard import DEBUG_ENV, RewriteRejected
-from mypy_plugin.source_rewrite import rewrite_source
+from mypy_plugin.rewrite import transform as source_rewrite
+from mypy_plugin.rewrite.reparse_guard import DEBUG_ENV, RewriteRejected
+from mypy_plugin.rewrite.transform import rewrite_source
 
 FINAL = "from typing import ForwardRef as _PyptoStubsConst"
 KERNEL_RETURN = "from typing import ForwardRef as _PyptoStubsKernelReturn"

@@ -1,0 +1,59 @@
+"""Integers and bools read from mypy's expressions and types: literals, Final constants, + - * // % on them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mypy.nodes import Expression, IntExpr, MemberExpr, NameExpr, OpExpr, UnaryExpr, Var
+from mypy.types import Instance, LiteralType, Type, get_proper_type
+
+from ..knowledge.arith import fold
+
+
+def int_of_type(t: Type | None) -> int | None:
+    p = get_proper_type(t) if t is not None else None
+    if isinstance(p, LiteralType) and type(p.value) is int:
+        return p.value
+    if isinstance(p, Instance) and p.last_known_value is not None and type(p.last_known_value.value) is int:
+        return p.last_known_value.value
+    return None
+
+
+# How a node's attribute is read: ``getattr``, or a reader that records what a cached result
+# depends on (the tile pass: a constant's ``final_value`` changes in the daemon).
+Read = Callable[[object, str], object]
+
+
+def int_of_expr(e: Expression | None, read: Read = getattr, depth: int = 0) -> int | None:
+    """Int literals, Final and module constants, and + - * // % and unary minus on them (``-(COLS // 2)``)."""
+    if e is None or depth > 16:
+        return None
+    if isinstance(e, IntExpr):
+        return e.value
+    if isinstance(e, UnaryExpr) and e.op == "-":
+        inner = int_of_expr(e.expr, read, depth + 1)
+        return None if inner is None else -inner
+    if isinstance(e, (NameExpr, MemberExpr)) and isinstance(e.node, Var):
+        # Final constants, and module constants whose declared type holds their value (the
+        # source rewrite's ``ROWS: _PyptoStubsConst[8] = 8``, rewrite_markers.py).
+        final = read(e.node, "final_value")
+        if isinstance(final, int) and not isinstance(final, bool):
+            return final
+        declared = read(e.node, "type")
+        known = int_of_type(declared) if isinstance(declared, Type) else None
+        if known is not None:
+            return known
+    if isinstance(e, OpExpr):
+        a, b = int_of_expr(e.left, read, depth + 1), int_of_expr(e.right, read, depth + 1)
+        return None if a is None or b is None else fold(e.op, a, b)
+    return None
+
+
+def bool_of_expr(e: Expression | None) -> bool | None:
+    if isinstance(e, NameExpr) and e.fullname in ("builtins.True", "builtins.False"):
+        return e.fullname == "builtins.True"
+    if isinstance(e, (NameExpr, MemberExpr)) and isinstance(e.node, Var):
+        v = e.node.final_value
+        if isinstance(v, bool):
+            return v
+    return None

@@ -1,0 +1,241 @@
+"""Calls of helpers from kernels (``def core(x)``, ``def core(x: pypto.Tensor, eps, hidden)``,
+``@pypto.frontend.function``): the helper runs as plain Python inside the kernel's trace, so it
+is checked again (the same copy as for host calls, :mod:`specialize`) with what the call gives it:
+the caller's tensors where they say more than the helper's annotations (an unannotated parameter
+that receives a tensor is that tensor), the ints a call passes, and the tiles in force at the
+call (tile setting is global state; rule: helper-runs-in-the-trace). Through any depth of helpers:
+a helper's copy calls the next helper with its own state.
+
+Only a module-level function of the module being checked (its body is here: an edit of either
+side rechecks this module). A finding names the helper's line; its note names the call, and
+inside a kernel (or helper) checked for a call, that call too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from mypy.nodes import ARG_NAMED, ARG_OPT, ARG_POS, CallExpr, Decorator, FuncDef, MypyFile, RefExpr
+from mypy.plugin import FunctionContext
+from mypy.subtypes import is_same_type
+from mypy.types import AnyType, CallableType, Instance, TupleType, Type, TypeOfAny, get_proper_type
+
+from ..bridge.tensor_types import tensor_type, tensor_val
+from ..debug import degrade
+from ..host.call_check import fmt_binding
+from ..kernel import copies as kernel_copies
+from ..kernel.body_walk import statements
+from ..kernel.copies import Entry
+from ..kernel.decorators import is_helper_decorator, is_kernel
+from ..kernel.tile_values import SHAPE
+from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState, fmt_cube, fmt_vec
+from ..knowledge.values import TensorVal
+from . import coverage, specialize
+from .op_coverage import function_key
+
+_KINDS = (ARG_POS, ARG_OPT, ARG_NAMED)
+# An untyped parameter that receives one of these is checked as one (a scalar operand, not Any).
+_SCALARS = frozenset({"builtins.int", "builtins.float", "builtins.bool"})
+
+
+def helper_function(node: object) -> FuncDef | None:
+    """The function of a helper that may be called from kernels: a plain function with a body,
+    or a ``@pypto.frontend.function`` (not a jit kernel, not otherwise decorated)."""
+    if isinstance(node, Decorator):
+        if len(node.original_decorators) != 1 or not is_helper_decorator(node):
+            return None
+        node = node.func
+    if not isinstance(node, FuncDef) or not node.body.body or node.is_overload or node.is_property:
+        return None
+    return None if _defines_functions(node) else node
+
+
+_DEFINES: dict[int, tuple[object, bool]] = {}  # id(body) -> (body, answer): asked at every call
+
+
+def _defines_functions(func: FuncDef) -> bool:
+    """A kernel factory or a closure maker: what it defines is checked where it is defined."""
+    found = _DEFINES.get(id(func.body))
+    if found is None or found[0] is not func.body:
+        if len(_DEFINES) > 4096:
+            _DEFINES.clear()
+        found = _DEFINES[id(func.body)] = (
+            func.body, any(isinstance(s, (FuncDef, Decorator)) for s in statements(func.body.body)))
+    return found[1]
+
+
+class HelperCalls:
+    """The function hook of a helper call; ``entry_at`` gives the caller's state at the call."""
+
+    def __init__(self, session: object) -> None:
+        self.session = session
+
+    def hook(self, ctx: FunctionContext) -> Type:
+        try:
+            returned = self._check(ctx)
+        except Exception as err:  # never crash mypy
+            degrade(err)
+            returned = None
+        return returned if returned is not None else ctx.default_return_type
+
+    def _check(self, ctx: FunctionContext) -> Type | None:
+        """Checks the helper for this call; returns the tensor(s) it returns here when its own
+        signature says nothing (an unannotated helper's result feeds the kernel's next ops)."""
+        call = ctx.context
+        if not isinstance(call, CallExpr) or not isinstance(call.callee, RefExpr):
+            return None
+        func = helper_function(call.callee.node)
+        module = getattr(ctx.api, "tree", None)
+        if func is None or not isinstance(module, MypyFile):
+            return None
+        sym = module.names.get(func.name)
+        if sym is None or sym.node not in (func, call.callee.node):
+            return None  # not a module-level helper of this module
+        path = getattr(ctx.api, "path", "") or ""
+        _record_edge(ctx, path, func)
+        typ = func.type if isinstance(func.type, CallableType) else _untyped(func, ctx)
+        if typ is None or len(typ.arg_types) != len(ctx.arg_types):
+            return None
+        named = getattr(ctx.api, "named_generic_type")
+        replaced = _replaced(typ, ctx.arg_types, lambda v: tensor_type(v, named))
+        if not any(tensor_val(t) is not None for t in replaced.values()) and not _in_a_kernel(ctx, module):
+            return None  # a call from host code (ints alone do not make a kernel's trace)
+        entry_at = getattr(self.session, "helper_entry")
+        entry: Entry | None = entry_at(ctx)
+        if entry is not None and entry.tiles == HELPER_ENTRY and not entry.values:
+            entry = None  # the helper's own pass already assumes nothing about the tiles
+        if not replaced and entry is None:
+            return None
+        note = _note(func.name, f"{Path(path).name}:{call.line}", typ, replaced, entry)
+        returned = specialize.check(ctx.api, func, replaced, note, typ=typ, entry=entry)
+        if not returned:
+            return None
+        found = _one_tensor_type(returned)
+        if found is None or isinstance(get_proper_type(typ.ret_type), AnyType):
+            return found
+        # ``-> pypto.Tensor``: the call's tensor, where it only adds to what the annotation says
+        declared, actual = tensor_val(typ.ret_type), tensor_val(found)
+        if declared is not None and actual is not None and _merge(declared, actual) == actual != declared:
+            return found
+        return None
+
+
+def _one_tensor_type(returned: list[Type]) -> Type | None:
+    """What every return of the copy gives, when that is one tensor type (or a tuple of them)."""
+    first = returned[0]
+    if any(not is_same_type(first, t) for t in returned[1:]):
+        return None
+    p = get_proper_type(first)
+    items = p.items if isinstance(p, TupleType) else [first]
+    return first if items and all(tensor_val(i) is not None for i in items) else None
+
+
+def _record_edge(ctx: FunctionContext, path: str, helper: FuncDef) -> None:
+    """For op coverage: which helpers each function calls (a copy's calls are its original's)."""
+    if coverage.active() is None:
+        return
+    scope = getattr(ctx.api, "scope", None)
+    caller = scope.current_function() if scope is not None else None
+    if isinstance(caller, FuncDef):
+        coverage.helper_called(function_key(path, kernel_copies.origin(caller)), function_key(path, helper))
+
+
+def _in_a_kernel(ctx: FunctionContext, module: MypyFile) -> bool:
+    """Is the call in a jit kernel, a ``@pypto.frontend.function`` helper, or a copy checked
+    for a call (host code calling a plain helper is not a kernel's trace)?"""
+    scope = getattr(ctx.api, "scope", None)
+    caller = scope.current_function() if scope is not None else None
+    if not isinstance(caller, FuncDef):
+        return False
+    if kernel_copies.entry(caller) is not None or kernel_copies.origin(caller) is not caller:
+        return True
+    if is_kernel(module, caller):
+        return True
+    sym = module.names.get(caller.name)
+    return sym is not None and isinstance(sym.node, Decorator) and is_helper_decorator(sym.node)
+
+
+def _untyped(func: FuncDef, ctx: FunctionContext) -> CallableType | None:
+    """The signature of an unannotated function, every parameter ``Any`` (as mypy sees it)."""
+    named = getattr(ctx.api, "named_generic_type", None)
+    if named is None:
+        return None
+    untyped = AnyType(TypeOfAny.unannotated)
+    return CallableType([untyped] * len(func.arguments), [a.kind for a in func.arguments],
+                        [a.variable.name for a in func.arguments], untyped, named("builtins.function", []),
+                        definition=func, implicit=True)
+
+
+def _replaced(typ: CallableType, actuals: list[list[Type]], as_type: Callable[[TensorVal], Type]) -> dict[int, Type]:
+    """The parameters whose type the call pins down further: a tensor more precise than the
+    declared one, any tensor for an untyped parameter, an int, float or bool (with its value,
+    when the call's type knows it) for an untyped one."""
+    out: dict[int, Type] = {}
+    for i, (declared_type, given) in enumerate(zip(typ.arg_types, actuals)):
+        if typ.arg_kinds[i] not in _KINDS or len(given) != 1:
+            continue
+        actual_type = given[0]
+        actual = tensor_val(actual_type)
+        untyped = isinstance(get_proper_type(declared_type), AnyType)
+        if untyped:
+            p = get_proper_type(actual_type)
+            if actual is not None or (isinstance(p, Instance) and p.type.fullname in _SCALARS):
+                out[i] = actual_type
+            continue
+        declared = tensor_val(declared_type)
+        if declared is None or actual is None:
+            continue
+        merged = _merge(declared, actual)
+        if merged is not None and merged != declared:
+            out[i] = as_type(merged)
+    return out
+
+
+def _merge(declared: TensorVal, actual: TensorVal) -> TensorVal | None:
+    """What the helper's parameter is at this call; None when the two disagree (the call is then
+    not used: which one the helper works with is not provable here)."""
+    if declared.dtype is not None and actual.dtype is not None and declared.dtype != actual.dtype:
+        return None
+    dtype = declared.dtype or actual.dtype
+    if declared.shape is None or actual.shape is None:
+        return TensorVal(declared.shape or actual.shape, dtype)
+    if len(declared.shape) != len(actual.shape):
+        return None
+    dims = []
+    for d, a in zip(declared.shape, actual.shape):
+        if isinstance(d, int) and isinstance(a, int) and d != a:
+            return None
+        dims.append(d if isinstance(d, int) else a if isinstance(a, int) else d)
+    return TensorVal(tuple(dims), dtype)
+
+
+def _fmt_tiles(tiles: TileState) -> str:
+    """``vec tile (8, 4)``, ``cube tile [16, 16], [16, 16], [16, 16]``, ``no vec tile set``."""
+    parts = []
+    if tiles.vec is NOT_SET:
+        parts.append("no vec tile set")
+    elif isinstance(tiles.vec, tuple):
+        parts.append(f"vec tile {fmt_vec(tiles.vec)}")
+    if isinstance(tiles.cube, tuple):  # (not set: only a matmul needs it, and it says so itself)
+        parts.append(f"cube tile {fmt_cube(tiles.cube)}")
+    return ", ".join(parts)
+
+
+def _note(name: str, where: str, typ: CallableType, replaced: dict[int, Type], entry: Entry | None) -> str:
+    parts = []
+    tensors = {i: v for i, v in ((i, tensor_val(t)) for i, t in replaced.items()) if v is not None}
+    if tensors:
+        names = [typ.arg_names[i] or f"#{i}" for i in tensors]
+        parts.append(fmt_binding(names, tuple(tensors.values())))
+    for i, t in replaced.items():
+        p = get_proper_type(t)
+        if i not in tensors and isinstance(p, Instance) and p.last_known_value is not None:
+            parts.append(f"{typ.arg_names[i] or f'#{i}'}={p.last_known_value.value!r}")
+    if entry is not None:
+        parts.extend(f"{k}={list(v) if isinstance(v, tuple) else v}" for k, v in entry.values.items()
+                     if not k.endswith(SHAPE) and not any(typ.arg_names[i] == k for i in replaced))
+        tiles = _fmt_tiles(entry.tiles)
+        if tiles:
+            parts.append(f"entered with {tiles}")
+    return f"with the tensors of the call of {name} at {where}: {'; '.join(parts)}"

@@ -1,0 +1,171 @@
+"""The host call sites of one module, evaluated once per parse of it (:mod:`host.evaluate` over its
+source) and found again by a call's line and column, or by the factory kernel they call."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import gc
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from mypy.nodes import MypyFile
+
+from ..host.evaluate import CallSite, HostEvaluator
+from ..host.module_facts import DEFAULT_DTYPE_SETTERS, scan
+from ..kernel.decorators import jit_kernel
+from ..rewrite import parsed_trees
+
+_CACHE_SIZE: Final = 64
+
+
+@dataclass
+class ModuleSites:
+    at: dict[tuple[int, int], list[CallSite]] = field(default_factory=dict)
+    of: dict[str, list[CallSite]] = field(default_factory=dict)  # by kernel ("make_kernel.kernel")
+
+
+# module path -> (the tree, the file's mtime and size they were read for, sites). The daemon merges
+# a new parse into the old tree objects, so the tree alone does not say the source changed.
+_cache: dict[str, tuple[MypyFile, tuple[int, int], ModuleSites]] = {}
+_cache_of: list[object] = []  # the build (its module table) the cached trees belong to
+
+
+def module_sites(api: object) -> ModuleSites:
+    module = getattr(api, "tree", None)
+    path = getattr(api, "path", None)
+    if not isinstance(module, MypyFile) or not isinstance(path, str):
+        return ModuleSites()
+    path = _shadowed(api, path)
+    modules = getattr(api, "modules", None)  # the build's module table (one per build, kept by a daemon)
+    if not _cache_of or _cache_of[0] is not modules:
+        _cache.clear()  # trees of another build would keep that whole build alive
+        _cache_of[:] = [modules]
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ModuleSites()
+    stamp = (st.st_mtime_ns, st.st_size)
+    entry = _cache.get(path)
+    if entry is None or entry[0] is not module or entry[1] != stamp:
+        if len(_cache) >= _CACHE_SIZE:
+            _cache.clear()
+        entry = _cache[path] = (module, stamp, _evaluate(module, path))
+    return entry[2]
+
+
+def _shadowed(api: object, path: str) -> str:
+    """The file mypy reads for ``path``: its ``--shadow-file`` when one is given (editors and
+    ``pypto-check --fix`` check unsaved text that way), else ``path`` itself."""
+    pairs = getattr(getattr(api, "options", None), "shadow_file", None)
+    if not isinstance(pairs, list):
+        return path
+    real = os.path.abspath(path)
+    for pair in pairs:
+        if isinstance(pair, (list, tuple)) and len(pair) == 2 and os.path.abspath(str(pair[0])) == real:
+            return str(pair[1])
+    return path
+
+
+def _evaluate(module: MypyFile, path: str) -> ModuleSites:
+    # No cyclic GC while the short-lived syntax tree is built and walked: a collection then scans
+    # all of mypy's heap, which costs more than the walk itself (the tree is freed by refcount).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _evaluate_source(module, path)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _evaluate_source(module: MypyFile, path: str) -> ModuleSites:
+    try:
+        data = Path(path).read_bytes()
+        # the source rewrite's parse of these very bytes, when it kept one (parsed_trees)
+        tree = parsed_trees.take(path, data) or ast.parse(data)
+    except (OSError, SyntaxError, ValueError):
+        return ModuleSites()
+    out = ModuleSites()
+    facts = scan(tree)
+    evaluator = HostEvaluator(tree, kernel_namer(module, facts.nested_kernels), facts=facts,
+                              default_dtype_changed=conftest_changes_default_dtype(path))
+    for site in evaluator.call_sites():
+        out.at.setdefault((site.line, site.column), []).append(site)
+        out.of.setdefault(site.kernel, []).append(site)
+    return out
+
+
+_MARKERS: Final = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+def _conftest_in(directory: str) -> bool:
+    path = os.path.join(directory, "conftest.py")
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return _mentions_setter(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _mentions_setter(path: str, mtime: int, size: int) -> bool:
+    """Read once per version of the file (a daemon sees an edit)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return any(name in text for name in DEFAULT_DTYPE_SETTERS)
+
+
+def conftest_changes_default_dtype(path: str) -> bool:
+    """Does a ``conftest.py`` pytest loads for this file (in its directory or one above, up to
+    the project's root) change torch's default float dtype? Then the module's default dtypes
+    are unknown."""
+    directory = Path(os.path.abspath(path)).parent
+    for _ in range(32):
+        if _conftest_in(str(directory)):
+            return True
+        if any((directory / m).exists() for m in _MARKERS) or directory.parent == directory:
+            return False
+        directory = directory.parent
+    return False
+
+
+def kernel_namer(module: MypyFile, nested: frozenset[str]) -> Callable[[ast.expr], str | None]:
+    """Which callees of the module's source are jit kernels: a module-level name (defined or
+    imported) or ``mod.kernel`` of an imported module, as mypy bound them, or the name of a
+    kernel defined inside a function (``nested``)."""
+
+    # The evaluator asks for every call it walks; the answer depends on the callee's text only.
+    known: dict[str, str | None] = {}
+
+    def name(callee: ast.expr) -> str | None:
+        if isinstance(callee, ast.Name):
+            text = callee.id
+        elif isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
+            text = f"{callee.value.id}.{callee.attr}"
+        else:
+            return None
+        if text not in known:
+            known[text] = _kernel_name(text)
+        return known[text]
+
+    def _kernel_name(text: str) -> str | None:
+        head, _, attr = text.partition(".")
+        sym = module.names.get(head)
+        if not attr:
+            if sym is None:
+                return text if text in nested else None
+            return text if jit_kernel(sym.node) is not None else None
+        target = sym.node if sym is not None else None
+        if isinstance(target, MypyFile):
+            inner = target.names.get(attr)
+            if inner is not None and jit_kernel(inner.node) is not None:
+                return text
+        return None
+
+    return name

@@ -1,0 +1,62 @@
+"""Op-level coverage for ``pypto-check --coverage``: whether each op call a kernel reaches (its
+own and its helpers', at any depth) was checked with known input shapes and dtypes and, where
+the op needs one, a known tile. Recorded from the op hooks while coverage is collected."""
+
+from __future__ import annotations
+
+from mypy.nodes import Context, FuncDef
+from mypy.types import AnyType, Type, get_proper_type
+
+from ..bridge.tensor_types import tensor_val
+from ..kernel import copies as kernel_copies
+from ..knowledge.call import Env
+from ..knowledge.ops import Op
+from ..knowledge.tiles import UNKNOWN
+from ..knowledge.values import Result, TensorVal
+from . import coverage
+
+
+def function_key(path: str, func: FuncDef) -> str:
+    return f"{path}:{func.line}:{func.name}"
+
+
+def record(api: object, func: FuncDef, op: Op, label: str, operands: list[Type | None], env: Env | None,
+           result: Result, ctx: Context) -> None:
+    if coverage.active() is None:
+        return
+    path = getattr(api, "path", None)
+    if not isinstance(path, str):
+        return
+    owner = function_key(path, kernel_copies.root(func))
+    coverage.op_seen(owner, (path, ctx.line, ctx.column, label), _status(op, operands, env, result))
+
+
+def _status(op: Op, operands: list[Type | None], env: Env | None, result: Result) -> str:
+    tensors = 0
+    for t in operands:
+        if t is None:
+            continue
+        if isinstance(get_proper_type(t), AnyType):
+            return "an operand's type is unknown"
+        v = tensor_val(t)
+        if v is not None:
+            tensors += 1
+            if not coverage.concrete(v):
+                return "input shape or dtype unknown"
+    if op.tile is not None:
+        tile = None if env is None else env.cube if op.tile == "cube" else env.vec
+        which = "cube" if op.tile == "cube" else "vec"
+        if tile is None or tile is UNKNOWN:
+            return f"{which} tile unknown"
+        if isinstance(tile, tuple) and None in _entries(tile):
+            return f"{which} tile partly unknown"
+    if tensors:
+        return coverage.REACHED
+    # pypto.full / zeros / concat of a list: no tensor operand; the result says whether its
+    # shape arguments were known.
+    return coverage.REACHED if isinstance(result, TensorVal) and coverage.concrete(result) else "shape arguments unknown"
+
+
+def _entries(tile: tuple[object, ...]) -> list[object]:
+    """A vec tile's entries, or a cube tile's (m, k, n) lists flattened."""
+    return [x for part in tile for x in (part if isinstance(part, tuple) else (part,))]

@@ -1,0 +1,115 @@
+"""A kernel checked again with the tensors of one host call: the same hooks and rules, on a copy
+(rule: traced-with-call-tensors).
+
+mypy itself checks a function body once per value of a value-restricted type variable, on a copy
+made by its TransformVisitor; this does the same with the parameters' types replaced by the
+call's tensors. Lines are kept, so a finding lands on the kernel's own line; only ``pypto-*``
+findings are kept (the rest of mypy's answers stay the declared pass's), each with a note that
+names the call. Only a kernel whose body is in the module being checked is copied (module-level,
+or nested in one of its functions): an edit of either the kernel or the call then rechecks that
+one module (cold, incremental and daemon runs agree).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from mypy.errors import ErrorInfo
+from mypy.nodes import Context, FuncDef, MypyFile, ReturnStmt
+from mypy.treetransform import TransformVisitor
+from mypy.types import CallableType, Type
+
+from ..bridge import diagnostics
+from ..bridge.diagnostics import outside_watchers
+from ..bridge.tensor_types import tensor_type
+from ..host.call_check import fmt_binding
+from ..kernel import copies as kernel_copies
+from ..kernel.body_walk import statements
+from ..knowledge.values import TensorVal
+
+_active: list[FuncDef] = []  # functions being checked again: a kernel, then the helpers it calls
+_MAX_DEPTH = 8  # helpers calling helpers; a recursive helper is not entered again
+
+
+def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], note: str,
+          typ: CallableType | None = None, entry: kernel_copies.Entry | None = None) -> list[Type] | None:
+    """Check ``func`` again with the types of the parameters at the indices of ``replaced`` (in
+    ``typ``, the function's signature by default), entered with ``entry`` (a helper: the caller's
+    tiles and values); report its new ``pypto-*`` findings with ``note`` (which names the call).
+    Returns the types of the copy's ``return`` expressions (None when it was not checked)."""
+    module = getattr(api, "tree", None)
+    check_item = getattr(api, "check_func_item", None)
+    msg = getattr(api, "msg", None)
+    named = getattr(api, "named_generic_type", None)
+    typ = typ if typ is not None else func.type if isinstance(func.type, CallableType) else None
+    if (not isinstance(module, MypyFile) or check_item is None or msg is None or named is None
+            or typ is None or func in _active or len(_active) >= _MAX_DEPTH):
+        return None
+    deferred = bool(getattr(api, "current_node_deferred", False))
+    arg_types: list[Type] = list(typ.arg_types)
+    for i, v in replaced.items():
+        arg_types[i] = tensor_type(v, named) if isinstance(v, TensorVal) else v
+    copy = TransformVisitor().node(func)
+    assert isinstance(copy, FuncDef)
+    kernel_copies.register(copy, func, entry)
+    _active.append(func)
+    try:
+        with msg.filter_errors(save_filtered_errors=True) as watcher:
+            diagnostics.COPY_WATCHERS.append(watcher)
+            check_item(copy, type_override=typ.copy_modified(arg_types=arg_types), name=func.name)
+            returned = _returned(api, copy)
+    finally:
+        if diagnostics.COPY_WATCHERS:
+            diagnostics.COPY_WATCHERS.pop()
+        _active.pop()
+        kernel_copies.forget(copy)
+    if deferred:
+        return None  # mypy checks the caller again: report then
+    # Outside mypy's watchers: the hook may run while mypy tries an overload of the decorator.
+    # (An enclosing copy's watcher still collects them: a helper's finding inside a kernel
+    # checked with a host call's tensors gets both notes, the call chain.)
+    with outside_watchers(api):
+        _report(api, watcher.filtered_errors(), note)
+    return returned
+
+
+def _returned(api: object, copy: FuncDef) -> list[Type]:
+    """The type of each ``return`` expression of the copy just checked (a bare return: none)."""
+    lookup = getattr(api, "lookup_type_or_none", None)
+    if lookup is None:
+        return []
+    found: list[Type] = []
+    for s in statements(copy.body.body):
+        if isinstance(s, ReturnStmt) and s.expr is not None:
+            t = lookup(s.expr)
+            if not isinstance(t, Type):
+                return []
+            found.append(t)
+    return found
+
+
+def call_note(api: object, call_line: int, via: Sequence[str], names: Sequence[str],
+              vals: Sequence[TensorVal]) -> str:
+    path = getattr(api, "path", "") or ""
+    where = f"{Path(path).name}:{call_line}" + "".join(f" (through {v})" for v in via)
+    return f"with the tensors of the call at {where}: {fmt_binding(list(names), tuple(vals))}"
+
+
+def _report(api: object, infos: list[ErrorInfo], call_note: str) -> None:
+    msg = getattr(api, "msg")
+    path = getattr(api, "path", "")
+    existing = {(e.line, e.message) for e in msg.errors.error_info_map.get(path, ())}
+    for info in infos:
+        code = info.code
+        if info.severity != "error" or code is None or not code.code.startswith("pypto-"):
+            continue
+        if (info.line, info.message) in existing:
+            continue  # the declared shapes already show it
+        existing.add((info.line, info.message))
+        ctx = Context(line=info.line, column=info.column)
+        reported = getattr(api, "fail")(info.message, ctx, code=code)
+        for note in infos:
+            if note.parent_error is info and note.severity == "note":
+                msg.note(note.message, ctx, code=code, parent_error=reported)
+        msg.note(call_note, ctx, code=code, parent_error=reported)

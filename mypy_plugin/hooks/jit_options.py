@@ -1,0 +1,70 @@
+"""Keywords of ``pypto.frontend.jit(...)`` that PyPTO 0.2.0 does not have (rule: jit-keywords); with
+another targeted release (``pypto_version``) they are accepted silently.
+
+0.2.0's ``jit`` raises ``TypeError: jit() got an unexpected keyword argument 'new_ir'`` when the
+module is imported. Code written for a newer PyPTO passes such keywords; the checker says so once
+and checks the kernel as a 0.2.0 kernel, instead of mypy's two ``call-overload`` errors (the
+signature hook accepts the unknown keywords, so mypy resolves the overload as usual).
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import ARG_NAMED, CallExpr
+from mypy.plugin import FunctionSigContext
+from mypy.types import AnyType, CallableType, FunctionLike, TypeOfAny
+
+from .. import errorcodes
+from ..bridge.diagnostics import report
+from ..debug import degrade
+
+
+def unknown_keywords(call: CallExpr, known: list[str | None]) -> list[str]:
+    """The call's keyword names that the signature does not take, in call order."""
+    return [n for n in call.arg_names if n is not None and n not in known]
+
+
+def signature_hook(ctx: FunctionSigContext) -> FunctionLike:
+    """For each overload item of ``jit``: accept the call's unknown keywords as ``Any``, and
+    report them (once per call: mypy asks each item)."""
+    sig = ctx.default_signature
+    try:
+        if not isinstance(ctx.context, CallExpr):
+            return sig
+        extra = unknown_keywords(ctx.context, sig.arg_names)
+        if not extra:
+            return sig
+        taken = ", ".join(n for n, k in zip(sig.arg_names, sig.arg_kinds) if n and k.is_named())
+        names = ", ".join(f'"{n}"' for n in extra)
+        first = extra[0]
+        report(
+            ctx.api, errorcodes.JIT_KEYWORD,
+            f"pypto.frontend.jit() has no keyword {names} in PyPTO 0.2.0: importing this module raises "
+            f"TypeError (jit() got an unexpected keyword argument '{first}')",
+            f"0.2.0's jit takes {taken}; the kernel is checked as a 0.2.0 kernel",
+            ctx.context, once=True,
+        )
+        return _taking(sig, extra)
+    except Exception as err:  # never crash mypy
+        degrade(err)
+        return sig
+
+
+def accept_keywords(ctx: FunctionSigContext) -> FunctionLike:
+    """For a targeted release other than 0.2 (``pypto_version``): later releases' jit takes
+    keywords 0.2.0's does not (``new_ir``), so they are accepted as ``Any``, silently."""
+    sig = ctx.default_signature
+    try:
+        extra = unknown_keywords(ctx.context, sig.arg_names) if isinstance(ctx.context, CallExpr) else []
+        return _taking(sig, extra) if extra else sig
+    except Exception as err:  # never crash mypy
+        degrade(err)
+        return sig
+
+
+def _taking(sig: CallableType, extra: list[str]) -> CallableType:
+    anything = AnyType(TypeOfAny.special_form)
+    return sig.copy_modified(
+        arg_types=[*sig.arg_types, *(anything for _ in extra)],
+        arg_kinds=[*sig.arg_kinds, *(ARG_NAMED for _ in extra)],
+        arg_names=[*sig.arg_names, *extra],
+    )

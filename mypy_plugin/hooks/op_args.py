@@ -1,0 +1,305 @@
+"""The arguments of one op call, read from mypy's call context as plain values.
+
+Implements :class:`knowledge.ops.Args`. A method call puts its receiver first, so index 0
+is the first tensor for free functions, methods and operators alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final, Union, cast
+
+from mypy.nodes import (
+    ARG_STAR,
+    ARG_STAR2,
+    ArgKind,
+    CallExpr,
+    ComparisonExpr,
+    Expression,
+    IndexExpr,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    OpExpr,
+    TupleExpr,
+)
+from mypy.plugin import FunctionContext, MethodContext
+from mypy.types import Instance, LiteralType, TupleType, Type, UnionType, get_proper_type
+
+from ..bridge.expr_text import expr_text
+from ..bridge.folding import bool_of_expr, int_of_expr, int_of_type
+from ..bridge.tensor_types import dtype_of_value, tensor_val
+from ..kernel.local_lists import ShapeLists
+from ..knowledge.ops import Key, TensorVal
+from ..knowledge.shapes import Dim
+from .index_keys import key_of
+
+_Slot = tuple[Union[Type, None], Union[Expression, None]]
+
+
+class CallArgs:
+    def __init__(
+        self,
+        names: list[str | None],
+        slots: list[list[_Slot]],
+        stars: list[list[bool]],
+        receiver: Type | None,
+        receiver_expr: Expression | None,
+        expr_type: Callable[[Expression], Type] | None,
+    ) -> None:
+        self.expr_type = expr_type
+        self._tensors: dict[tuple[Key, int], TensorVal | None] = {}  # the checks ask repeatedly
+        self.names = names
+        self.slots = slots
+        self.stars = stars
+        self.receiver = receiver
+        self.receiver_expr = receiver_expr
+        self.lists: ShapeLists | None = None  # the function's shape lists, read as their displays
+
+    def _shown(self, s: _Slot) -> _Slot:
+        """A slot whose name stands for a shape list: the list display instead."""
+        shown = self.lists.display(s[1]) if self.lists is not None else None
+        return s if shown is None else (None, shown)
+
+    @classmethod
+    def of_function(cls, ctx: FunctionContext) -> CallArgs:
+        return cls(
+            list(ctx.callee_arg_names),
+            _slots(ctx.arg_types, ctx.args),
+            _kinds(ctx.arg_kinds),
+            None,
+            None,
+            _expr_typer(ctx),
+        )
+
+    @classmethod
+    def of_method(cls, ctx: MethodContext) -> CallArgs:
+        receiver_expr = None
+        context = ctx.context
+        if isinstance(context, CallExpr) and isinstance(context.callee, MemberExpr):
+            receiver_expr = context.callee.expr
+        elif isinstance(context, (OpExpr, IndexExpr)):
+            receiver_expr = context.left if isinstance(context, OpExpr) else context.base
+        return cls(
+            [None, *ctx.callee_arg_names],
+            [[(ctx.type, receiver_expr)], *_slots(ctx.arg_types, ctx.args)],
+            [[False], *_kinds(ctx.arg_kinds)],
+            ctx.type,
+            receiver_expr,
+            _expr_typer(ctx),
+        )
+
+    @classmethod
+    def of_reflected(cls, ctx: MethodContext, other_name: str) -> CallArgs | None:
+        """``2.0 == t``: ``float.__eq__`` gives way to ``t.__eq__(2.0)``, so the tensor (the one
+        argument) is the receiver and the number the other operand. None unless the context is a
+        two-operand comparison with one argument."""
+        context = ctx.context
+        if not isinstance(context, ComparisonExpr) or len(context.operands) != 2:
+            return None
+        if len(ctx.arg_types) != 1 or len(ctx.arg_types[0]) != 1:
+            return None
+        left, right = context.operands
+        tensor = ctx.arg_types[0][0]
+        return cls(
+            [None, other_name],
+            [[(tensor, right)], [(ctx.type, left)]],
+            [[False], [False]],
+            tensor,
+            right,
+            _expr_typer(ctx),
+        )
+
+    @classmethod
+    def of_torch_method(cls, ctx: MethodContext, params: tuple[str, ...]) -> CallArgs | None:
+        """A missing member, declared ``(*args, **kwargs)`` in the stubs: its arguments put on
+        torch's parameters ``params``. None when they do not fit (an unpacked ``*xs``, an
+        unknown keyword, too many): then nothing is founded."""
+        slots: list[list[_Slot]] = [[] for _ in params]
+        pos = 0
+        for kinds, names, types, exprs in zip(ctx.arg_kinds, ctx.arg_names, ctx.arg_types, ctx.args):
+            for kind, name, typ, expr in zip(kinds, names, types, exprs):
+                if kind in (ARG_STAR, ARG_STAR2):
+                    return None
+                if name is None:
+                    i, pos = pos, pos + 1
+                elif name in params:
+                    i = params.index(name)
+                else:
+                    return None
+                if i >= len(params) or slots[i]:
+                    return None
+                slots[i] = [(typ, expr)]
+        method = cls.of_method(ctx)
+        return cls(
+            [None, *params], [method.slots[0], *slots], [[False], *[[False] * len(s) for s in slots]],
+            method.receiver, method.receiver_expr, method.expr_type,
+        )
+
+    # --- lookup ---------------------------------------------------------------------
+    def _slot(self, key: Key, pos: int) -> _Slot | None:
+        if isinstance(key, str) and key in self.names:
+            i = self.names.index(key)
+            if self.slots[i] and not self.stars[i][0]:
+                return self.slots[i][0]
+        if pos < len(self.slots) and self.slots[pos] and not self.stars[pos][0]:
+            return self.slots[pos][0]
+        return None
+
+    def operand_types(self) -> list[Type | None]:
+        """The receiver's and every argument's type (for op coverage: are the tensors known?)."""
+        return [self.receiver, *(s[0] for slot in self.slots for s in slot)]
+
+    def given(self, key: Key, pos: int) -> bool:
+        return self._slot(key, pos) is not None
+
+    def tensor(self, key: Key, pos: int) -> TensorVal | None:
+        if (key, pos) not in self._tensors:
+            s = self._slot(key, pos)
+            self._tensors[(key, pos)] = tensor_val(s[0]) if s is not None else None
+        return self._tensors[(key, pos)]
+
+    def scalar(self, key: Key, pos: int) -> bool:
+        """A Python number, SymbolicScalar or Element: never a tensor. (An ``Any`` may be one.)"""
+        s = self._slot(key, pos)
+        return s is not None and s[0] is not None and _is_scalar(s[0])
+
+    def python_int(self, key: Key, pos: int) -> bool:
+        s = self._slot(key, pos)
+        p = get_proper_type(s[0]) if s is not None and s[0] is not None else None
+        if isinstance(p, LiteralType):
+            p = p.fallback
+        return isinstance(p, Instance) and p.type.fullname == "builtins.int"
+
+    def int_value(self, key: Key, pos: int) -> int | None:
+        s = self._slot(key, pos)
+        if s is None:
+            return None
+        v = int_of_expr(s[1])
+        return v if v is not None else int_of_type(s[0])
+
+    def bool_value(self, key: Key, pos: int, default: bool) -> bool | None:
+        s = self._slot(key, pos)
+        return default if s is None else bool_of_expr(s[1])
+
+    def dtype(self, key: Key, pos: int) -> str | None:
+        s = self._slot(key, pos)
+        return dtype_of_value(s[0]) if s is not None else None
+
+    def dims(self, key: Key, pos: int) -> list[Dim] | None:
+        s = self._slot(key, pos)
+        if s is None:
+            return None
+        t, e = self._shown(s)
+        return _dims_of(e, t)
+
+    def varargs_dims(self, pos: int) -> list[Dim] | None:
+        """``zeros(*size)``: ints, or one sequence."""
+        if pos >= len(self.slots) or not self.slots[pos]:
+            return None
+        slots = self.slots[pos]
+        if len(slots) == 1:
+            t, e = self._shown(slots[0])
+            seq = _dims_of(e, t)
+            if seq is not None and isinstance(e, (ListExpr, TupleExpr)):
+                return seq
+        return [_dim_of(e, t) for t, e in slots]
+
+    def tensor_list(self, key: Key, pos: int) -> list[TensorVal] | None:
+        s = self._slot(key, pos)
+        if s is None or not isinstance(s[1], (ListExpr, TupleExpr)) or self.expr_type is None:
+            return None
+        out: list[TensorVal] = []
+        for item in s[1].items:
+            t = self.expr_type(item)
+            v = tensor_val(t)
+            if v is None:
+                return None
+            out.append(v)
+        return out
+
+    def source(self, key: Key, pos: int) -> str | None:
+        s = self._slot(key, pos)
+        e = s[1] if s is not None else None
+        if isinstance(e, NameExpr):
+            return e.name
+        if isinstance(e, MemberExpr):
+            parts = [e.name]
+            base: Expression = e.expr
+            while isinstance(base, MemberExpr):
+                parts.append(base.name)
+                base = base.expr
+            if isinstance(base, NameExpr):
+                return ".".join([base.name, *reversed(parts)])
+        return None
+
+    def text(self, key: Key, pos: int) -> str | None:
+        s = self._slot(key, pos)
+        return expr_text(s[1]) if s is not None and s[1] is not None else None
+
+    def index_keys(self) -> list[object]:
+        s = self._slot("key", 1) or self._slot("index", 1)
+        e = s[1] if s is not None else None
+        if e is None:
+            return [None]
+        # The key's type is already known (mypy checked it before this hook): use its items.
+        key_type = get_proper_type(s[0]) if s is not None and s[0] is not None else None
+        if isinstance(e, TupleExpr):
+            types: list[Type | None] = (
+                list(key_type.items) if isinstance(key_type, TupleType) and len(key_type.items) == len(e.items)
+                else [None] * len(e.items)
+            )
+            return [key_of(i, t) for i, t in zip(e.items, types)]
+        return [key_of(e, key_type)]
+
+
+def _slots(types: list[list[Type]], exprs: list[list[Expression]]) -> list[list[_Slot]]:
+    return [list(zip(ts, es)) for ts, es in zip(types, exprs)]
+
+
+def _kinds(kinds: list[list[ArgKind]]) -> list[list[bool]]:
+    """Per formal: is each actual a ``*args`` spread (its position is then unknown)."""
+    return [[k is ARG_STAR for k in ks] for ks in kinds]
+
+
+_SCALARS: Final = ("builtins.int", "builtins.float", "pypto.SymbolicScalar", "pypto.Element")
+
+
+def _is_scalar(t: Type) -> bool:
+    p = get_proper_type(t)
+    if isinstance(p, UnionType):
+        return all(_is_scalar(i) for i in p.items)
+    if isinstance(p, LiteralType):
+        p = p.fallback
+    return isinstance(p, Instance) and any(p.type.has_base(name) for name in _SCALARS)
+
+
+def _dim_of(e: Expression | None, t: Type | None) -> Dim:
+    v = int_of_expr(e)
+    if v is None:
+        v = int_of_type(t)
+    if v is not None:
+        return v
+    if isinstance(e, NameExpr):
+        return e.name
+    return None
+
+
+def _dims_of(e: Expression | None, t: Type | None) -> list[Dim] | None:
+    if isinstance(e, (ListExpr, TupleExpr)):
+        return [_dim_of(i, None) for i in e.items]
+    p = get_proper_type(t) if t is not None else None
+    if isinstance(p, TupleType):
+        return [int_of_type(i) for i in p.items]
+    return None
+
+
+def _expr_typer(ctx: FunctionContext | MethodContext) -> Callable[[Expression], Type] | None:
+    get = getattr(ctx.api, "get_expression_type", None)
+    if get is None:
+        return None
+
+    def typer(e: Expression) -> Type:
+        return cast(Type, get(e))
+
+    return typer

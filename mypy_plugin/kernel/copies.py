@@ -1,0 +1,58 @@
+"""Copies of kernel and helper bodies that mypy checks again with a call's tensors: which function
+each is, and what the call says about the state it runs in (the caller's tiles, list arguments)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from mypy.nodes import FuncDef
+
+from ..knowledge.tiles import TileState
+from .tile_values import Value
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What a helper copy is entered with: the tiles in force at the call (tile setting is global
+    state: the caller's tile applies inside the helper), whether the kernel at the root of the
+    call chain sets a vec tile anywhere, and the int and int-list values parameters received."""
+
+    tiles: TileState
+    vec_set_in_kernel: bool
+    values: Mapping[str, Value] = field(default_factory=dict)
+    root: FuncDef | None = None  # the kernel (or function) whose check the call chain started in
+
+
+# id(copy) -> (copy, the function it was made from, its entry); a copy lives only while checked.
+_ORIGINS: dict[int, tuple[FuncDef, FuncDef, Entry | None]] = {}
+
+
+def register(copy: FuncDef, kernel: FuncDef, entry: Entry | None = None) -> None:
+    _ORIGINS[id(copy)] = (copy, kernel, entry)
+
+
+def forget(copy: FuncDef) -> None:
+    _ORIGINS.pop(id(copy), None)
+
+
+def origin(func: FuncDef) -> FuncDef:
+    """The kernel ``func`` is a copy of, or ``func`` itself."""
+    found = _ORIGINS.get(id(func))
+    return found[1] if found is not None and found[0] is func else func
+
+
+def entry(func: FuncDef) -> Entry | None:
+    """What the call entered this copy with; None for a function mypy checks as declared (and a
+    kernel copied for a host call: it starts with no tiles, like the kernel)."""
+    found = _ORIGINS.get(id(func))
+    return found[2] if found is not None and found[0] is func else None
+
+
+def root(func: FuncDef) -> FuncDef:
+    """The function whose check ``func`` is part of: the kernel a helper copy's call chain
+    started in, the kernel a copy was made from, or ``func`` itself."""
+    called = entry(func)
+    if called is not None and called.root is not None:
+        return called.root
+    return origin(func)

@@ -1,0 +1,299 @@
+"""Python builtins on a dynamic dim in a jit kernel (rule: dynamic-dim-not-concrete).
+
+While the 0.2.0 frontend traces a kernel, ``x.shape[i]`` of a ``pypto.DYNAMIC`` (or
+``frontend.dynamic("N")``) dim is a ``SymbolicScalar``. Python code that needs its value fails
+there: ``min``, ``max``, ``bool``, ``int``, ``sorted``, ``not``, ``and``/``or`` and a conditional
+expression ask for its truth or its int (``ValueError: Not concrete value``); ``range``, ``abs``,
+``divmod`` and ``round`` raise ``TypeError``. An ``if`` statement on it compiles (the frontend
+builds the branch itself), and so do its arithmetic and its ``.min()`` / ``.max()`` methods.
+The shape lists of ``view``/``reshape``/``expand_clone`` and the sizes of ``full``/``zeros``/``ones``
+must be ints too (``TypeError: View(): incompatible function arguments``; rule:
+dynamic-dim-in-shape-list); ``valid_shape``, offsets, ``pypto.tensor`` and an
+``inplace=True`` reshape take the symbol.
+
+Only dims the annotations prove dynamic count: ``x.shape[i]`` of a tensor parameter the kernel
+never rebinds, names bound once from such an expression (``n, d = x.shape``), and arithmetic,
+comparisons and ``.min()``/``.max()`` of those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from mypy.nodes import (
+    ARG_POS,
+    AssignmentExpr,
+    AssignmentStmt,
+    CallExpr,
+    ComparisonExpr,
+    ConditionalExpr,
+    Decorator,
+    Expression,
+    ForStmt,
+    IndexExpr,
+    IntExpr,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    OperatorAssignmentStmt,
+    OpExpr,
+    StarExpr,
+    TupleExpr,
+    UnaryExpr,
+    WithStmt,
+)
+from mypy.plugin import CheckerPluginInterface
+
+from .. import errorcodes as codes
+from ..bridge.diagnostics import report
+from ..knowledge.shapes import Dim, dynamic_axes, fmt_dim, is_dynamic
+from .body_walk import expressions, statements
+from .local_buffers import LocalBuffers
+from .parameters import kernel_parameters
+
+_NOT_CONCRETE: Final = "ValueError: Not concrete value"
+# builtin -> what 0.2.0 raises when it gets a SymbolicScalar (each probed).
+BUILTINS: Final[Mapping[str, str]] = {
+    "builtins.min": _NOT_CONCRETE,
+    "builtins.max": _NOT_CONCRETE,
+    "builtins.bool": _NOT_CONCRETE,
+    "builtins.int": _NOT_CONCRETE,
+    "builtins.sorted": _NOT_CONCRETE,
+    "builtins.range": "TypeError: 'SymbolicScalar' object cannot be interpreted as an integer",
+    "builtins.abs": "TypeError: bad operand type for abs(): 'SymbolicScalar'",
+    "builtins.divmod": "TypeError: unsupported operand type(s) for divmod()",
+    "builtins.round": "TypeError: type SymbolicScalar doesn't define __round__ method",
+}
+# How to say the same with the symbol (``{arg}``: the argument as written).
+_FIX: Final[Mapping[str, str]] = {
+    "builtins.min": "use the symbolic method: {arg}.min({other})",
+    "builtins.max": "use the symbolic method: {arg}.max({other})",
+    "builtins.range": "loop with pypto.loop({bare}): the frontend builds the loop on the symbol",
+    "builtins.int": "keep it symbolic (arithmetic, pypto.loop and op arguments take a SymbolicScalar), or annotate the dim with an int",
+    "builtins.abs": "a SymbolicScalar has no abs(): a dim is never negative, so drop it, or annotate the dim with an int",
+    "builtins.divmod": "use {arg} // n and {arg} % n, which stay symbolic",
+    "builtins.round": "drop round(): a dim is an int",
+}
+# op -> (position of its shape argument, that parameter's name, the native function that raises
+# ``TypeError: <Native>(): incompatible function arguments`` when the list holds a SymbolicScalar;
+# each probed). ``zeros``/``ones`` take the dims as their positional arguments or one list.
+SHAPE_ARGUMENTS: Final[Mapping[str, tuple[int, str, str]]] = {
+    "pypto.view": (1, "shape", "View"),
+    "pypto.reshape": (1, "shape", "Reshape"),
+    "pypto.expand_clone": (1, "shape", "Expand"),
+    "pypto.full": (0, "size", "Full"),
+    "pypto.zeros": (0, "size", "Full"),
+    "pypto.ones": (0, "size", "Full"),
+}
+# Tensor methods (their receiver a tensor parameter of the kernel): position after self.
+SHAPE_METHODS: Final[Mapping[str, tuple[int, str, str]]] = {
+    "view": (0, "shape", "View"),
+    "reshape": (0, "shape", "Reshape"),
+}
+_TAKES_VALID_SHAPE: Final = frozenset({"View", "Reshape", "Expand"})
+_TRUTH_FIX: Final = "branch with an if statement on a comparison (the frontend builds it on the symbol), or annotate the dim with an int"
+_ARITH: Final = frozenset({"+", "-", "*", "/", "//", "%"})
+
+
+class _DynamicDims:
+    """Which expressions of one kernel are provably a dynamic dim, described as written."""
+
+    def __init__(self, deco: Decorator) -> None:
+        self.params: dict[str, tuple[Dim, ...]] = {}
+        self.names: dict[str, str] = {}
+        params = kernel_parameters(deco.func)
+        if params is None or not any(dynamic_axes(v.shape) for v in params.declared):
+            return  # most kernels: nothing dynamic to follow, no walk
+        assigned = _assignment_counts(deco)
+        retyped = LocalBuffers(deco.func).retyped  # ``x[:] = v`` gives x v's shape (rule: move-retypes-local)
+        for p, val in zip(params.spec.tensors, params.declared):
+            if val.shape is not None and p.name not in assigned and p.name not in retyped:
+                self.params[p.name] = val.shape
+        for s in statements(deco.func.body.body):
+            if isinstance(s, AssignmentStmt) and len(s.lvalues) == 1:
+                self._bind(s.lvalues[0], s.rvalue, assigned)
+
+    def _bind(self, target: Expression, value: Expression, assigned: Mapping[str, int]) -> None:
+        if isinstance(target, NameExpr) and assigned.get(target.name) == 1:
+            described = self.of(value)
+            if described is not None:
+                self.names[target.name] = described
+        elif isinstance(target, TupleExpr) and isinstance(value, MemberExpr) and value.name == "shape":
+            dims = self.param_dims(value.expr)
+            if dims is not None and len(dims) == len(target.items):
+                for i, item in enumerate(target.items):
+                    if isinstance(item, NameExpr) and assigned.get(item.name) == 1 and is_dynamic(dims[i]):
+                        self.names[item.name] = f"{item.name} (= {_dim_text(value.expr, i, dims)})"
+
+    def param_dims(self, e: Expression) -> tuple[Dim, ...] | None:
+        return self.params.get(e.name) if isinstance(e, NameExpr) else None
+
+    def of(self, e: Expression) -> str | None:
+        """How ``e`` reads when it is a dynamic dim (or arithmetic on one); None otherwise."""
+        if isinstance(e, NameExpr):
+            return self.names.get(e.name)
+        if isinstance(e, IndexExpr) and isinstance(e.base, MemberExpr) and e.base.name == "shape":
+            dims = self.param_dims(e.base.expr)
+            index = _int(e.index)
+            if dims is None or index is None or not -len(dims) <= index < len(dims) or not is_dynamic(dims[index]):
+                return None
+            return _dim_text(e.base.expr, index, dims)
+        if isinstance(e, OpExpr) and e.op in _ARITH:
+            return self.of(e.left) or self.of(e.right)
+        if isinstance(e, ComparisonExpr):
+            return next((d for d in map(self.of, e.operands) if d is not None), None)
+        if isinstance(e, UnaryExpr) and e.op == "-":
+            return self.of(e.expr)
+        if isinstance(e, CallExpr) and isinstance(e.callee, MemberExpr) and e.callee.name in ("min", "max"):
+            return self.of(e.callee.expr)
+        return None
+
+
+def _dim_text(tensor: Expression, index: int, dims: tuple[Dim, ...]) -> str:
+    name = tensor.name if isinstance(tensor, NameExpr) else "x"
+    return f"{name}.shape[{index}] ({fmt_dim(dims[index])})"
+
+
+def _int(e: Expression) -> int | None:
+    if isinstance(e, IntExpr):
+        return e.value
+    if isinstance(e, UnaryExpr) and e.op == "-" and isinstance(e.expr, IntExpr):
+        return -e.expr.value
+    return None
+
+
+def _assignment_counts(deco: Decorator) -> dict[str, int]:
+    """How often each name is bound in the kernel (assignments, augmented ones, for and with
+    targets, walrus)."""
+    counts: dict[str, int] = {}
+    for s in statements(deco.func.body.body):
+        targets: list[Expression] = []
+        if isinstance(s, AssignmentStmt):
+            targets.extend(s.lvalues)
+        elif isinstance(s, OperatorAssignmentStmt):
+            targets.append(s.lvalue)
+        elif isinstance(s, ForStmt):
+            targets.append(s.index)
+        elif isinstance(s, WithStmt):
+            targets.extend(t for t in s.target if t is not None)
+        targets.extend(w.target for w in expressions(s) if isinstance(w, AssignmentExpr))
+        while targets:
+            t = targets.pop()
+            if isinstance(t, NameExpr):
+                counts[t.name] = counts.get(t.name, 0) + 1
+            elif isinstance(t, (TupleExpr, ListExpr)):
+                targets.extend(t.items)
+            elif isinstance(t, StarExpr):
+                targets.append(t.expr)
+    return counts
+
+
+def check_dims(api: CheckerPluginInterface, deco: Decorator) -> None:
+    dims = _DynamicDims(deco)
+    if not dims.params:
+        return
+    for s in statements(deco.func.body.body):
+        for e in expressions(s):
+            found = _misuse(e, dims)
+            if found is not None:
+                what, arg, raised, fix = found
+                report(
+                    api, codes.NOT_CONCRETE,
+                    f"{what} needs the value of {arg}, a dynamic dim that is a SymbolicScalar while the frontend "
+                    f"traces the kernel; 0.2.0 fails here at trace time ({raised})",
+                    fix, e,
+                )
+
+
+def _misuse(e: Expression, dims: _DynamicDims) -> tuple[str, str, str, str] | None:
+    """(what, the dynamic argument, what 0.2.0 raises, the fix) for a use that needs a concrete value."""
+    if isinstance(e, CallExpr) and isinstance(e.callee, NameExpr) and e.callee.fullname in BUILTINS:
+        for a in e.args:
+            arg = dims.of(a)
+            if arg is not None:
+                name = e.callee.fullname
+                others = [_text(o) for o in e.args if o is not a]
+                other = others[0] if len(others) == 1 and others[0] != "(...)" else "..."
+                text = _text(a)
+                bare = text[1:-1] if isinstance(a, OpExpr) else text
+                fix = _FIX.get(name, _TRUTH_FIX).format(arg=text, other=other, bare=bare)
+                return f"{e.callee.name}()", arg, BUILTINS[name], fix
+        return None
+    if isinstance(e, CallExpr):
+        return _shape_misuse(e, dims)
+    if isinstance(e, UnaryExpr) and e.op == "not":
+        arg = dims.of(e.expr)
+        return ('"not"', arg, _NOT_CONCRETE, _TRUTH_FIX) if arg is not None else None
+    if isinstance(e, OpExpr) and e.op in ("and", "or"):
+        arg = dims.of(e.left)
+        return (f'"{e.op}"', arg, _NOT_CONCRETE, _TRUTH_FIX) if arg is not None else None
+    if isinstance(e, ConditionalExpr):
+        arg = dims.of(e.cond)
+        return ("a conditional expression", arg, _NOT_CONCRETE, _TRUTH_FIX) if arg is not None else None
+    return None
+
+
+def _shape_misuse(e: CallExpr, dims: _DynamicDims) -> tuple[str, str, str, str] | None:
+    """A dynamic dim inside the shape list of an op whose shape must be ints (rule:
+    dynamic-dim-in-shape-list)."""
+    callee = e.callee
+    entry: tuple[int, str, str] | None = None
+    if isinstance(callee, (NameExpr, MemberExpr)) and callee.fullname in SHAPE_ARGUMENTS:
+        entry, op = SHAPE_ARGUMENTS[callee.fullname], callee.fullname
+    elif isinstance(callee, MemberExpr) and callee.name in SHAPE_METHODS and dims.param_dims(callee.expr) is not None:
+        entry, op = SHAPE_METHODS[callee.name], f"{_text(callee.expr)}.{callee.name}"
+    if entry is None:
+        return None
+    position, keyword, native = entry
+    if native == "Reshape" and not _inplace_off(e):
+        return None  # reshape(..., inplace=True) takes the symbol (probed); an unknown flag: silence
+    positional = [a for a, kind in zip(e.args, e.arg_kinds) if kind == ARG_POS]
+    shape = _keyword(e, keyword)
+    if shape is None and len(positional) > position:
+        shape = positional[position]
+    if isinstance(shape, (ListExpr, TupleExpr)):
+        items = shape.items
+    elif native == "Full" and op != "pypto.full" and shape is not None:
+        items = positional  # zeros(n, 64)
+    else:
+        return None
+    for item in items:
+        arg = dims.of(item)
+        if arg is not None:
+            fix = (f"give {op}() a static shape (a tile of the dynamic dim) and the dynamic extent as "
+                   f"valid_shape=[..., {_text(item)}, ...], or loop over the dim with pypto.loop"
+                   if native in _TAKES_VALID_SHAPE else
+                   "build the tensor with a static shape (a tile of the dynamic dim, inside pypto.loop over it), "
+                   "or annotate the dim with an int")
+            return (f"the shape of {op}()", arg,
+                    f"TypeError: {native}(): incompatible function arguments", fix)
+    return None
+
+
+def _inplace_off(e: CallExpr) -> bool:
+    """No ``inplace=`` keyword, or ``inplace=False`` as written."""
+    flag = _keyword(e, "inplace")
+    return flag is None or isinstance(flag, NameExpr) and flag.fullname == "builtins.False"
+
+
+def _keyword(e: CallExpr, name: str) -> Expression | None:
+    return next((a for a, n in zip(e.args, e.arg_names) if n == name), None)
+
+
+def _text(e: Expression) -> str:
+    """The argument as written, for the forms :meth:`_DynamicDims.of` accepts."""
+    if isinstance(e, NameExpr):
+        return e.name
+    if isinstance(e, IndexExpr) and isinstance(e.base, MemberExpr):
+        index = _int(e.index)
+        return f"{_text(e.base.expr)}.shape[{index}]"
+    if isinstance(e, OpExpr):
+        return f"({_text(e.left)} {e.op} {_text(e.right)})"
+    if isinstance(e, IntExpr):
+        return str(e.value)
+    if isinstance(e, UnaryExpr):
+        return f"{e.op}{_text(e.expr)}"
+    if isinstance(e, CallExpr) and isinstance(e.callee, MemberExpr):
+        return f"{_text(e.callee.expr)}.{e.callee.name}(...)"
+    return "(...)"

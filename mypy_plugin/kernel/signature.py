@@ -1,0 +1,110 @@
+"""The frontend's rules for a ``@pypto.frontend.jit`` kernel definition (docs/rules.md, "Kernel definitions").
+
+Checked where mypy applies the decorator (its context is the :class:`Decorator` node):
+no ``return`` statement (rule: kernel-no-return), no return annotation, tensor parameters before all others
+(an unannotated parameter is not a tensor), and no ``from __future__ import annotations``
+(PEP 563 strings are not tensor annotations to the frontend).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mypy.nodes import (
+    ARG_STAR,
+    ARG_STAR2,
+    Decorator,
+    FuncDef,
+    MypyFile,
+    ReturnStmt,
+    Statement,
+)
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import AnyType, CallableType, Type, TypeOfAny, UnboundType, UnionType, get_proper_type
+
+from .. import errorcodes as codes
+from ..bridge.diagnostics import report
+from ..bridge.tensor_types import is_tensor, tensor_val
+from ..rewrite.kernel_returns import KERNEL_RETURN_ALIAS
+from .body_walk import statements
+
+
+def _returns(stmts: list[Statement]) -> Iterator[ReturnStmt]:
+    return (s for s in statements(stmts) if isinstance(s, ReturnStmt))
+
+
+def _param_kind(analyzed: Type | None, written: Type) -> bool | None:
+    """Is the parameter a tensor (True), not one (False), or unknown (None)? Decided on the
+    analyzed type, so aliases (``Act = pypto.Tensor[...]``, ``from pypto import Tensor as PT``)
+    count and a user's own class named ``Tensor`` does not."""
+    if isinstance(written, AnyType) and written.type_of_any == TypeOfAny.unannotated:
+        return False  # no annotation: the frontend takes it as a non-tensor
+    if analyzed is None:
+        return None
+    if is_tensor(analyzed):
+        return True
+    p = get_proper_type(analyzed)
+    if isinstance(p, AnyType):
+        return False if p.type_of_any == TypeOfAny.explicit else None  # None: mypy could not read it
+    if isinstance(p, UnionType) and tensor_val(p) is not None:
+        return None  # tensors of several shapes
+    return False
+
+
+def check_signature(api: CheckerPluginInterface, context: Decorator) -> None:
+    func: FuncDef = context.func
+    name = func.name
+    sig = func.unanalyzed_type
+    for ret in _returns(func.body.body):
+        report(
+            api, codes.KERNEL_SIGNATURE,
+            f'jit kernel "{name}" has a return statement; the frontend rejects it (ValueError: Return statements are not allowed)',
+            "write results into an output parameter: out[:] = result (or out.move(result))",
+            ret,
+        )
+    if not isinstance(sig, CallableType):
+        return
+    ret_type = sig.ret_type
+    written = not (isinstance(ret_type, AnyType) and ret_type.type_of_any == TypeOfAny.unannotated)
+    if isinstance(ret_type, UnboundType) and ret_type.name == KERNEL_RETURN_ALIAS:
+        written = False  # the source rewrite's None for --strict (kernel_returns.py)
+    if written:
+        report(
+            api, codes.KERNEL_SIGNATURE,
+            f'jit kernel "{name}" has a return annotation; the frontend rejects any, even "-> None" '
+            "(ValueError: Return annotation is not allowed)",
+            "remove the return annotation; write results into an output parameter",
+            func,
+        )
+    seen_other: str | None = None
+    has_tensor = False
+    analyzed = func.type.arg_types if isinstance(func.type, CallableType) else []
+    for i, (arg, kind, t) in enumerate(zip(func.arguments, sig.arg_kinds, sig.arg_types)):
+        if kind in (ARG_STAR, ARG_STAR2):
+            continue
+        tensor = _param_kind(analyzed[i] if i < len(analyzed) else None, t)
+        if tensor is None:
+            continue
+        if tensor:
+            has_tensor = True
+            if seen_other is not None:
+                report(
+                    api, codes.KERNEL_SIGNATURE,
+                    f'jit kernel "{name}": tensor parameter "{arg.variable.name}" comes after the non-tensor '
+                    f'parameter "{seen_other}"; the frontend rejects it (Non-tensor parameters must come after all '
+                    "tensor parameters)",
+                    "put all tensor parameters first (an unannotated parameter counts as non-tensor)",
+                    func,
+                )
+                break
+        elif seen_other is None:
+            seen_other = arg.variable.name
+    module = getattr(api, "tree", None)
+    if has_tensor and isinstance(module, MypyFile) and module.is_future_flag_set("annotations"):
+        report(
+            api, codes.KERNEL_SIGNATURE,
+            f'jit kernel "{name}" is in a module with "from __future__ import annotations": its tensor annotations '
+            "become strings and the frontend fails (Non-tensor parameter ... must not be a torch.Tensor)",
+            'remove "from __future__ import annotations" from this module',
+            func,
+        )

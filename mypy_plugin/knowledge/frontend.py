@@ -1,0 +1,22 @@
+"""The frontend's names: its decorators, and how host code (read with ``ast``) names a jit kernel."""
+
+from __future__ import annotations
+
+import ast
+from typing import Final
+
+JIT: Final = "pypto.frontend.jit"
+FUNCTION: Final = "pypto.frontend.function"  # a helper called from kernels, not a kernel itself
+KERNEL_DECORATORS: Final = frozenset({JIT})
+DECORATORS: Final = frozenset({JIT, FUNCTION})  # the frontend's decorators: a kernel or a helper
+JIT_DECORATOR_CALL: Final = "pypto.frontend._JitDecorator.__call__"  # ``@pypto.frontend.jit(...)``
+JIT_KERNEL_TYPE: Final = "pypto.frontend._JitKernel"  # a jit kernel's function type (see hooks._relax_kernel)
+# Host code is read with ``ast`` before any name is resolved: a jit decorator is known by its last name.
+_JIT_NAME: Final = JIT.rsplit(".", 1)[1]
+
+
+def names_jit(decorator: ast.expr) -> bool:
+    """``@...jit`` or ``@...jit(...)`` in Python's ``ast``."""
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return isinstance(target, (ast.Name, ast.Attribute)) and (
+        target.id if isinstance(target, ast.Name) else target.attr) == _JIT_NAME
