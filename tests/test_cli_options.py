@@ -10,7 +10,7 @@ import pytest
 
 from mypy_plugin import errorcodes
 from mypy_plugin.cli import main
-from mypy_plugin.cli.catalogue import CODES
+from mypy_plugin.knowledge.codes import TABLE
 from mypy_plugin.versions import TARGET_PYPTO, pypto_stubs_version
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,8 +101,8 @@ def test_help_lists_outputs_exit_codes_and_codes(capsys: pytest.CaptureFixture[s
 def test_list_codes_has_every_code(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--list-codes"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == [doc.code for doc in CODES]
-    assert sorted(doc.code for doc in CODES) == sorted(errorcodes.BY_NAME)
+    assert [line.split()[0] for line in lines] == [row.name for row in TABLE]
+    assert sorted(row.name for row in TABLE) == sorted(errorcodes.BY_NAME)
     assert any(line.startswith("pypto-matmul-dtype-doc ") and line.endswith("(off by default)") for line in lines)
 
 

@@ -12,7 +12,8 @@ from mypy import api
 from mypy_plugin.bridge import diagnostics
 from mypy_plugin.hooks import op_calls as hooks
 from mypy_plugin.debug import ENV
-from mypy_plugin.knowledge.shapes import ShapeError
+from mypy_plugin.knowledge.codes import Code
+from mypy_plugin.knowledge.findings import Finding
 
 KERNEL = '''import pypto
 def k(x: pypto.Tensor([8, 64], pypto.DT_FP32)) -> None:
@@ -59,11 +60,11 @@ class _Api:
 
 
 def test_an_unknown_error_code_is_loud_in_debug_mode(monkeypatch: pytest.MonkeyPatch) -> None:
-    err = ShapeError("pypto-no-such-code", "message")
+    err = Finding(Code("pypto-no-such-code", "s", "c", "p", "b", "f"), "message")
     monkeypatch.setenv(ENV, "1")
     with pytest.raises(KeyError, match="pypto-no-such-code"):
-        diagnostics.shape_error(_Api(), err, "op", None)  # type: ignore[arg-type]
+        diagnostics.report(_Api(), err, None, op="op")  # type: ignore[arg-type]
     monkeypatch.delenv(ENV)
     quiet = _Api()
-    diagnostics.shape_error(quiet, err, "op", None)  # type: ignore[arg-type]
+    diagnostics.report(quiet, err, None, op="op")  # type: ignore[arg-type]
     assert quiet.failed == []

@@ -10,11 +10,13 @@ from mypy.errorcodes import ErrorCode
 from mypy.nodes import CallExpr, Context, MemberExpr
 from mypy.plugin import CheckerPluginInterface
 
-from .. import errorcodes as codes
+from .. import errorcodes
 from ..debug import degrade
+from ..knowledge.codes.op_codes import NO_METHOD, TRANSPOSE
+from ..knowledge.findings import Finding
 from ..knowledge.members import MISSING
 from ..knowledge.ops import TensorVal
-from ..knowledge.shapes import ShapeError, fmt_shape
+from ..knowledge.shapes import fmt_shape
 from ..versions import TARGET_PYPTO
 from .expr_text import expr_text, operand_text
 
@@ -35,16 +37,23 @@ def _named_release(text: str) -> str:
 
 
 def report(
-    api: CheckerPluginInterface, code: ErrorCode, message: str, note: str | None, ctx: Context, *,
-    unwatched: bool = False, once: bool = False,
+    api: CheckerPluginInterface, finding: Finding, ctx: Context, *, op: str = "", unwatched: bool = False,
+    once: bool = False,
 ) -> None:
-    """Report an error and its note. ``unwatched``: from an operator hook, where mypy tries
-    ``float.__add__`` and ``Tensor.__radd__`` under an error watcher and takes any error as "this
-    method does not apply" (it would print "Unsupported operand types" instead of ours).
-    ``once``: from a hook mypy may call again for the same expression (see :func:`_already_reported`)."""
+    """Report a finding and its note: the one way every check's finding reaches mypy. ``op``
+    prefixes the message with the op's name (``pypto.matmul: ...``) unless it already starts with
+    it. ``unwatched``: from an operator hook, where mypy tries ``float.__add__`` and
+    ``Tensor.__radd__`` under an error watcher and takes any error as "this method does not apply"
+    (it would print "Unsupported operand types" instead of ours). ``once``: from a hook mypy may
+    call again for the same expression (see :func:`_already_reported`)."""
+    code = errorcodes.error_code(finding.code)
+    if code is None:  # a finding whose code is not in the table is a bug: loud in debug mode
+        degrade(KeyError(f"unknown error code {finding.code.name!r} (not in the code table)"))
+        return
     if once and _already_reported(api, code, ctx):
         return
-    message, note = _named_release(message), _named_release(note) if note else note
+    message = finding.message if not op or finding.message.startswith(op) else f"{op}: {finding.message}"
+    message, note = _named_release(message), _named_release(finding.note) if finding.note else finding.note
     with outside_watchers(api) if unwatched else contextlib.nullcontext():
         info = api.fail(message, ctx, code=code)
         if note and info is not None:
@@ -94,17 +103,6 @@ def outside_watchers(api: object) -> Iterator[None]:
         watchers[:] = saved
 
 
-def shape_error(
-    api: CheckerPluginInterface, err: ShapeError, op: str, ctx: Context, *, unwatched: bool = False, once: bool = False
-) -> None:
-    code = codes.BY_NAME.get(err.code)
-    if code is None:  # a rule naming a code that does not exist is a bug: loud in debug mode
-        degrade(KeyError(f"unknown error code {err.code!r} (not in errorcodes.BY_NAME)"))
-        return
-    message = err.message if not op or err.message.startswith(op) else f"{op}: {err.message}"
-    report(api, code, message, err.note, ctx, unwatched=unwatched, once=once)
-
-
 def _fill_receiver(template: str, ctx: Context) -> str:
     """A missing member's fix with ``{x}`` as the receiver of ``r.abs()`` / ``r.ndim`` is written:
     bare as a call's argument (``pypto.abs(h * 2.0)``), parenthesized where it is an operand or a
@@ -136,7 +134,7 @@ def no_method(api: CheckerPluginInterface, name: str, receiver: str, ctx: Contex
         )
     else:
         message = f'PyPTO tensors have no "{call}" (receiver: {receiver}); it fails at trace time with AttributeError'
-    report(api, codes.NO_METHOD, message, f"Use {fix}" if fix else None, ctx, once=True)
+    report(api, Finding(NO_METHOD, message, f"Use {fix}" if fix else None), ctx, once=True)
 
 
 def transpose_attr(
@@ -154,12 +152,8 @@ def transpose_attr(
             f"use pypto.transpose({expr if expr is not None else '<the tensor>'}, {swap}); it needs a vec tile of "
             f"{rank_text}; as a matmul operand, pass a_trans=True / b_trans=True to pypto.matmul instead"
         )
-    report(
-        api,
-        codes.TRANSPOSE,
+    message = (
         f'PyPTO tensors have no ".T" ({expr if expr is not None else "receiver"}: {receiver}); it fails at trace '
-        "time with AttributeError",
-        note,
-        ctx,
-        once=True,
+        "time with AttributeError"
     )
+    report(api, Finding(TRANSPOSE, message, note), ctx, once=True)

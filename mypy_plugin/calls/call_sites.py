@@ -13,7 +13,6 @@ from mypy.nodes import CallExpr, Context, Decorator, FuncDef, MypyFile, RefExpr
 from mypy.plugin import FunctionContext
 from mypy.types import Type
 
-from .. import errorcodes as codes
 from ..bridge.diagnostics import report
 from ..debug import degrade
 from ..host.call_check import at_call, findings, traced_with
@@ -101,10 +100,8 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
         site_params, dtypes = at_call(params, notes, site.env) if notes is not None else (params, None)
         found = findings(site_params, site)
         where = call if call is not None else Context(line=site.line, column=site.column)
-        for f in found:
-            code = codes.BY_NAME.get(f.code)
-            if code is not None:  # from the decorator hook: maybe under an overload's watcher
-                report(api, code, f.message, f.note, where, unwatched=call is None)  # type: ignore[arg-type]
+        for f in found:  # from the decorator hook: maybe under an overload's watcher
+            report(api, f, where, unwatched=call is None)  # type: ignore[arg-type]
         vals = traced_with(site_params, site, dtypes) if dtypes is not None else None
         if vals is not None and vals != params.declared and vals not in checked:  # else seen already
             checked.add(vals)

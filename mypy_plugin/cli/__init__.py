@@ -22,7 +22,8 @@ from ..calls import coverage
 from ..fix import fix_command
 from ..versions import TARGET_PYPTO, pypto_stubs_version
 from . import agent_hook, coverage_report, environment, formats, options, signal_first
-from .catalogue import CODES, list_codes, lookup
+from ..knowledge.codes import TABLE, lookup
+from .catalogue import explain, list_codes
 from .project_config import PLUGIN, find_config
 
 # Kernels have no return annotation (PyPTO forbids one), so also check untyped helpers. torch is
@@ -46,10 +47,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         doc = lookup(opts.explain)
         if doc is None:
             sys.stderr.write(
-                f"pypto-check: unknown code {opts.explain!r}; known: {', '.join(d.code for d in CODES)}\n"
+                f"pypto-check: unknown code {opts.explain!r}; known: {', '.join(row.name for row in TABLE)}\n"
             )
             return 2
-        sys.stdout.write(doc.explain())
+        sys.stdout.write(explain(doc))
         return 0
     if opts.hook is not None:
         sys.stdout.write(agent_hook.run(opts.hook, sys.stdin.read(), main, opts.mypy_args))

@@ -12,8 +12,8 @@ from urllib.parse import quote
 from mypy import errorcodes as mypy_codes
 
 from ..mypy_output import Record
-from ..versions import pypto_stubs_version
-from .catalogue import CODES
+from ..versions import TARGET_PYPTO, pypto_stubs_version
+from ..knowledge.codes import TABLE
 
 JSON_SCHEMA_VERSION = 1
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -90,15 +90,15 @@ def _uri(path: str) -> tuple[str, bool]:
 
 def _rules(report: Report) -> list[dict[str, object]]:
     rules: list[dict[str, object]] = []
-    for doc in CODES:
+    for row in TABLE:
         rules.append({
-            "id": doc.code,
-            "shortDescription": {"text": doc.summary},
-            "fullDescription": {"text": doc.catches},
-            "help": {"text": f"{doc.catches}\nPyPTO 0.2.0: {doc.compiler}\nBad:\n{doc.bad}\nFixed:\n{doc.fixed}"},
-            "defaultConfiguration": {"level": "error", "enabled": doc.enabled_by_default},
+            "id": row.name,
+            "shortDescription": {"text": row.summary},
+            "fullDescription": {"text": row.catches},
+            "help": {"text": f"{row.catches}\nPyPTO {TARGET_PYPTO}: {row.compiler}\nBad:\n{row.bad}\nFixed:\n{row.fixed}"},
+            "defaultConfiguration": {"level": "error", "enabled": row.enabled},
         })
-    known = {doc.code for doc in CODES}
+    known = {row.name for row in TABLE}
     for code in sorted({r.code for r in report.records if r.code and r.code not in known}):
         mypy_code = mypy_codes.error_codes.get(code)
         text = mypy_code.description if mypy_code is not None else f"mypy error code {code}"

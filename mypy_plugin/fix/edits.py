@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from ..knowledge.codes import call_codes as call
+from ..knowledge.codes import kernel_codes as kernel
+from ..knowledge.codes import op_codes as op
 from .cst_tools import Edit
 from .dim_edits import not_concrete
 from .host_edits import call_args, call_layout
@@ -18,15 +21,15 @@ from .move_edits import use_after_move
 from .transpose_edits import transpose
 
 EDITS: Final[dict[str, Edit]] = {
-    "pypto-transpose": transpose,
-    "pypto-no-method": no_method,
-    "pypto-reduce-align": reduce_align,
-    "pypto-matmul-k": matmul_k,
-    "pypto-kernel-signature": kernel_signature,
-    "pypto-use-after-move": use_after_move,
-    "pypto-call-layout": call_layout,
-    "pypto-call-args": call_args,
-    "pypto-not-concrete": not_concrete,
+    op.TRANSPOSE.name: transpose,
+    op.NO_METHOD.name: no_method,
+    op.REDUCE_ALIGN.name: reduce_align,
+    op.MATMUL_K.name: matmul_k,
+    kernel.KERNEL_SIGNATURE.name: kernel_signature,
+    kernel.USE_AFTER_MOVE.name: use_after_move,
+    call.CALL_LAYOUT.name: call_layout,
+    call.CALL_ARGS.name: call_args,
+    op.NOT_CONCRETE.name: not_concrete,
 }
 # Host code, where a module may call a kernel without importing pypto itself.
-HOST_CODES: Final = frozenset({"pypto-call-layout", "pypto-call-args"})
+HOST_CODES: Final = frozenset({call.CALL_LAYOUT.name, call.CALL_ARGS.name})

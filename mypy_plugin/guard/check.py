@@ -7,8 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..knowledge.boundary.checks import BoundaryCall, call_findings
-from ..knowledge.boundary.specs import Finding, KernelSpec, TensorDesc
+from ..knowledge.boundary.specs import KernelSpec, TensorDesc
 from ..knowledge.boundary.symbols import symbol_conflicts, symbol_finding
+from ..knowledge.findings import Finding
 from .binding import array_types, rejected
 from .kernel_spec import kernel_spec
 from .tensors import describe, is_tensor

@@ -13,9 +13,10 @@ from mypy.nodes import ARG_NAMED, CallExpr
 from mypy.plugin import FunctionSigContext
 from mypy.types import AnyType, CallableType, FunctionLike, TypeOfAny
 
-from .. import errorcodes
 from ..bridge.diagnostics import report
 from ..debug import degrade
+from ..knowledge.codes import kernel_codes as codes
+from ..knowledge.findings import Finding
 
 
 def unknown_keywords(call: CallExpr, known: list[str | None]) -> list[str]:
@@ -36,13 +37,12 @@ def signature_hook(ctx: FunctionSigContext) -> FunctionLike:
         taken = ", ".join(n for n, k in zip(sig.arg_names, sig.arg_kinds) if n and k.is_named())
         names = ", ".join(f'"{n}"' for n in extra)
         first = extra[0]
-        report(
-            ctx.api, errorcodes.JIT_KEYWORD,
+        report(ctx.api, Finding(
+            codes.JIT_KEYWORD,
             f"pypto.frontend.jit() has no keyword {names} in PyPTO 0.2.0: importing this module raises "
             f"TypeError (jit() got an unexpected keyword argument '{first}')",
             f"0.2.0's jit takes {taken}; the kernel is checked as a 0.2.0 kernel",
-            ctx.context, once=True,
-        )
+        ), ctx.context, once=True)
         return _taking(sig, extra)
     except Exception as err:  # never crash mypy
         degrade(err)

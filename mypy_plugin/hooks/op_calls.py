@@ -26,10 +26,10 @@ from ..kernel.local_buffers import LocalBuffers
 from ..kernel.tile_flow import TileFlowCache
 from ..knowledge.checks.out import Write, check_write, is_whole
 from ..knowledge.checks.registry import Call, Env, op_checks, recovered, run_checks
+from ..knowledge.findings import Finding
 from ..knowledge.frontend import JIT_KERNEL_TYPE, KERNEL_DECORATORS
 from ..knowledge.members import MISSING
 from ..knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
-from ..knowledge.shapes import ShapeError
 from ..knowledge.tiles import NOT_SET, UNKNOWN, TileState
 from .op_args import CallArgs
 
@@ -165,7 +165,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
     if err is not None:
         # Still run the checks: which error the compiler raises first varies by op (a comparison
         # with no tile fails on the tile before its shapes), so report every one that holds.
-        diagnostics.shape_error(ctx.api, err, label, ctx.context, unwatched=operator, once=True)
+        diagnostics.report(ctx.api, err, ctx.context, op=label, unwatched=operator, once=True)
     env: Env | None = None
     if op_checks(op):
         env = session.env(ctx) or session.unknown_env
@@ -173,7 +173,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
         retyped = session.retyped_names(ctx) if op.on_dynamic is not None else frozenset()
         problems = run_checks(op, Call(op.name, op.kind, label, args, env, result, into_output, retyped))
         for problem in problems:
-            diagnostics.shape_error(ctx.api, problem, label, ctx.context, unwatched=operator, once=True)
+            diagnostics.report(ctx.api, problem, ctx.context, op=label, unwatched=operator, once=True)
         result = recovered(problems, result)
     if coverage.active() is not None:
         where = session._where(ctx.api)
@@ -244,7 +244,7 @@ def no_method_hook(name: str) -> Callable[[MethodContext], Type]:
             if args is not None and member.torch is not None and val is not None:
                 try:
                     return _result_type(member.torch(args), ctx.default_return_type, ctx.api)
-                except ShapeError:
+                except Finding:
                     pass  # the torch call itself is wrong too (an axis out of range): unknown
         except Exception as err:
             degrade(err)
@@ -338,7 +338,7 @@ def write_hook(session: Session, kind: str) -> Callable[[MethodContext], Type]:
                 return ctx.default_return_type
             target = args.source("input", 0) or "the output"
             for problem in check_write(Write(dest, keys, value, target)):
-                diagnostics.shape_error(ctx.api, problem, "", ctx.context)
+                diagnostics.report(ctx.api, problem, ctx.context)
         except Exception as err:
             degrade(err)
         return ctx.default_return_type

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..knowledge.boundary.checks import BoundaryCall, call_findings
-from ..knowledge.boundary.specs import TORCH_TO_PYPTO, Finding, KernelSpec, ParamSpec, TensorDesc
+from ..knowledge.boundary.specs import TORCH_TO_PYPTO, KernelSpec, ParamSpec, TensorDesc
+from ..knowledge.codes.call_codes import CALL_DTYPE, CALL_SHAPE
 from ..knowledge.dtypes import DTYPES, FP32
-from ..knowledge.shapes import DYNAMIC, Dim, Shape, fmt_dim, is_dynamic
+from ..knowledge.findings import Finding
+from ..knowledge.shapes import DYNAMIC, Dim, Shape, fmt_dim, fmt_shape, is_dynamic
 from ..knowledge.values import TensorVal
 from .evaluate import CallSite
 from .values import UNKNOWN, HostTensor, NdArray, PyptoDType, Value
@@ -137,7 +139,7 @@ def _pypto_dtype(torch_name: str | None) -> str | None:
 
 # Findings 0.2.0 does not act on when the kernel takes its shapes from the call (rule:
 # host-tensors-not-checked): it traces the kernel with the call's tensors anyway.
-SILENT_IN_RUNTIME_SHAPED: Final = frozenset({"pypto-call-shape", "pypto-call-dtype"})
+SILENT_IN_RUNTIME_SHAPED: Final = frozenset({CALL_SHAPE, CALL_DTYPE})
 
 
 def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str]) -> tuple[TensorVal, ...] | None:
@@ -184,6 +186,6 @@ def fmt_binding(names: list[str], vals: tuple[TensorVal, ...]) -> str:
     """``x [32, 128] DT_BF16, w [128, 64] DT_BF16`` for the note that names the call."""
     parts = []
     for name, v in zip(names, vals):
-        shape = "[?]" if v.shape is None else "[" + ", ".join("?" if d is None else str(d) for d in v.shape) + "]"
+        shape = "[?]" if v.shape is None else fmt_shape(v.shape)
         parts.append(f"{name} {shape} {v.dtype or '?'}")
     return ", ".join(parts)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from .env import Env
-from .values import UNKNOWN, Defined, DType, KernelRef, PyptoDType, Value
+from .values import UNKNOWN, Defined, KernelRef, PyptoDType, TorchDType, Value
 
 
 def truth(v: Value) -> bool | None:
@@ -19,7 +19,7 @@ def truth(v: Value) -> bool | None:
         return None
     if v is None or type(v) in (bool, int, float, str) or isinstance(v, tuple):
         return bool(v)
-    if isinstance(v, (DType, PyptoDType, KernelRef, Defined)):
+    if isinstance(v, (TorchDType, PyptoDType, KernelRef, Defined)):
         return True
     return None
 
@@ -32,7 +32,7 @@ _ORDER: Final[dict[type, Callable[[Any, Any], object]]] = {
 def _plain(v: Value) -> bool:
     if isinstance(v, tuple):
         return all(_plain(i) for i in v)
-    return v is None or type(v) in (bool, int, float, str) or isinstance(v, (DType, PyptoDType))
+    return v is None or type(v) in (bool, int, float, str) or isinstance(v, (TorchDType, PyptoDType))
 
 
 def compare(op: ast.cmpop, a: Value, b: Value) -> bool | None:
@@ -43,7 +43,7 @@ def compare(op: ast.cmpop, a: Value, b: Value) -> bool | None:
             if a is UNKNOWN or b is UNKNOWN:
                 return None
             same = a is None and b is None
-        elif isinstance(a, DType) and isinstance(b, DType):
+        elif isinstance(a, TorchDType) and isinstance(b, TorchDType):
             same = a == b  # torch dtypes are singletons
         else:
             return None

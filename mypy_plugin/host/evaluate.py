@@ -27,7 +27,7 @@ from .mutation import follow_list, mutating_root
 from .pytest_cases import PytestCalls
 from .scopes import Frame, OutOfBudget, Scope, same
 from .statements import StatementWalker
-from .values import FLOAT32, UNKNOWN, Defined, DType, HostTensor, KernelRef, ListVal, Value
+from .values import FLOAT32, UNKNOWN, Defined, HostTensor, KernelRef, ListVal, TorchDType, Value
 
 _MAX_STATEMENTS: Final = 100_000  # statements walked per module (constant loops multiply them)
 
@@ -68,7 +68,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
     _numpy: dict[str, str] = field(default_factory=dict)
     _pypto: set[str] = field(default_factory=set)
     _pypto_dtypes: dict[str, str] = field(default_factory=dict)
-    _default_float: DType | None = FLOAT32
+    _default_float: TorchDType | None = FLOAT32
     _helpers: dict[str, ast.FunctionDef] = field(default_factory=dict)  # module-level host functions
     _defs: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)  # id -> def walked
     _def_frames: dict[int, Frame] = field(default_factory=dict)  # id -> the frame its def ran in

@@ -17,7 +17,7 @@ from .conditions import truth
 from .control_expressions import ControlExpressions
 from .env import Env
 from .numpy_ops import NUMPY_DTYPES
-from .values import DTYPES, UNKNOWN, DType, HostTensor, ListVal, NdArray, PyptoDType, Value
+from .values import DTYPES, UNKNOWN, HostTensor, ListVal, NdArray, PyptoDType, TorchDType, Value
 
 # An f-string with a part the source does not prove: still a str (``t.to(f"npu:{i}")`` is a device).
 SOME_STR: Final = "<str>"
@@ -46,7 +46,7 @@ class ExpressionEvaluator(ControlExpressions):
     _numpy: dict[str, str]  # local name -> "numpy" / "numpy.zeros"
     _pypto: set[str]  # local names of the pypto module
     _pypto_dtypes: dict[str, str]  # ``from pypto import DT_FP16 as h``
-    _default_float: DType | None
+    _default_float: TorchDType | None
     _silence: int  # > 0: the expression runs only under a condition that may depend on known values
     _stale: dict[int, Value]  # lists and tensors changed in place, by id: any alias reads unknown
     _replaced: dict[int, Value]  # ... unless the change is followed: the list's new items

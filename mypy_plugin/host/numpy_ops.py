@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .layout import preserved
-from .values import DTYPES, UNKNOWN, DType, HostTensor, NdArray, Value, row_major
+from .values import DTYPES, UNKNOWN, HostTensor, NdArray, TorchDType, Value, row_major
 
 # numpy's dtype names -> the torch dtype of the same element (numpy has no bfloat16)
 NUMPY_DTYPES: Final = {f"numpy.{n}": DTYPES[f"torch.{t}"] for n, t in {
@@ -27,14 +27,14 @@ def _shape(v: Value) -> tuple[int, ...] | None:
     return tuple(i for i in items if type(i) is int) if all(type(i) is int and i >= 0 for i in items) else None
 
 
-def _dtype(kwargs: dict[str, Value], default: DType | None) -> DType | None:
+def _dtype(kwargs: dict[str, Value], default: TorchDType | None) -> TorchDType | None:
     if "dtype" not in kwargs:
         return default
     found = kwargs["dtype"]
-    return found if isinstance(found, DType) else None
+    return found if isinstance(found, TorchDType) else None
 
 
-def _array(shape: tuple[int, ...] | None, dtype: DType | None) -> NdArray:
+def _array(shape: tuple[int, ...] | None, dtype: TorchDType | None) -> NdArray:
     return NdArray(shape, dtype, row_major(shape) if shape is not None else None)
 
 
@@ -57,7 +57,7 @@ def call(name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
 
 def method(a: NdArray, name: str, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
     """``a.astype(dt)``: a copy, C order for a C-ordered array (order "K" keeps any other)."""
-    if name == "astype" and len(args) == 1 and isinstance(args[0], DType) and not kwargs:
+    if name == "astype" and len(args) == 1 and isinstance(args[0], TorchDType) and not kwargs:
         c_order = a.shape is not None and a.strides == row_major(a.shape)
         return NdArray(a.shape, args[0], a.strides if c_order else None)
     return UNKNOWN

@@ -7,10 +7,10 @@ import ast
 from typing import Final
 
 from . import layout
-from .values import FLOAT32, INT64, UNKNOWN, DType, HostTensor, Value, fresh
+from .values import FLOAT32, INT64, UNKNOWN, HostTensor, TorchDType, Value, fresh
 
 
-def arithmetic(a: Value, b: Value, op: type[ast.operator], default_float: DType | None) -> Value:
+def arithmetic(a: Value, b: Value, op: type[ast.operator], default_float: TorchDType | None) -> Value:
     """``a <op> b`` with at least one tensor: ``@`` is a matmul; ``+ - * / // % **`` give the
     broadcast shape, torch's dtype promotion and TensorIterator's layout; other operators: unknown."""
     if op is ast.MatMult:
@@ -35,7 +35,7 @@ def arithmetic(a: Value, b: Value, op: type[ast.operator], default_float: DType 
 _ELEMENTWISE_OPS: Final = frozenset({ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow})
 
 
-def _category(dtype: DType) -> int:
+def _category(dtype: TorchDType) -> int:
     name = dtype.name
     return 0 if name == "torch.bool" else 3 if "complex" in name else 2 if "float" in name else 1
 
@@ -44,7 +44,7 @@ def _scalar_category(v: Value) -> int | None:
     return 0 if type(v) is bool else 1 if type(v) is int else 2 if type(v) is float else None
 
 
-def promote(a: Value, b: Value, default_float: DType | None) -> DType | None:
+def promote(a: Value, b: Value, default_float: TorchDType | None) -> TorchDType | None:
     """torch's result dtype: a Python number (or a 0-D tensor next to a dimensioned one) only
     lifts the category (bool < int < float); two tensors of one category promote by size."""
     ta, tb = (v if isinstance(v, HostTensor) else None for v in (a, b))
@@ -69,13 +69,13 @@ def promote(a: Value, b: Value, default_float: DType | None) -> DType | None:
     return _lift(tensor.dtype, cat, default_float)
 
 
-def _lift(dtype: DType, cat: int, default_float: DType | None) -> DType | None:
+def _lift(dtype: TorchDType, cat: int, default_float: TorchDType | None) -> TorchDType | None:
     if cat <= _category(dtype):
         return dtype
     return INT64 if cat == 1 else default_float if cat == 2 else None
 
 
-def _promote_types(a: DType, b: DType) -> DType | None:
+def _promote_types(a: TorchDType, b: TorchDType) -> TorchDType | None:
     ca, cb = _category(a), _category(b)
     if ca != cb:
         if 0 in (ca, cb):

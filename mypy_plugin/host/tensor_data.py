@@ -8,19 +8,19 @@ from collections.abc import Callable
 from typing import Final
 
 from .env import Env
-from .values import BOOL, INT64, UNKNOWN, DType, HostTensor, Value, dtype_kw, fresh, leaf_dtype
+from .values import BOOL, INT64, UNKNOWN, HostTensor, TorchDType, Value, dtype_kw, fresh, leaf_dtype
 
 MAX_LENGTH: Final = 1 << 20  # the longest dim read without building the data
 
 Shape = tuple[tuple[int, ...], Value]  # (shape, a leaf)
 
 
-def tensor_of(shape: tuple[int, ...], leaf: Value, kwargs: dict[str, Value], default_float: DType | None) -> Value:
+def tensor_of(shape: tuple[int, ...], leaf: Value, kwargs: dict[str, Value], default_float: TorchDType | None) -> Value:
     """``torch.tensor(data)`` of a nested list whose shape is known and whose leaves are like ``leaf``."""
     return fresh(shape, dtype_kw(kwargs, leaf_dtype(leaf, default_float)))
 
 
-def literal(data: Value, kwargs: dict[str, Value], default_float: DType | None) -> Value:
+def literal(data: Value, kwargs: dict[str, Value], default_float: TorchDType | None) -> Value:
     """``torch.tensor(data)`` of a value the evaluator built (nested tuples of numbers)."""
     shape: list[int] = []
     level = data

@@ -24,8 +24,8 @@ from .values import (
     SELF_METHODS,
     SIZE_FACTORIES,
     UNKNOWN,
-    DType,
     HostTensor,
+    TorchDType,
     Value,
     dtype_kw,
     fresh,
@@ -48,7 +48,7 @@ def size_of(args: Sequence[Value]) -> tuple[int, ...] | None:
     return _ints(args)
 
 
-def factory(name: str, args: Sequence[Value], kwargs: dict[str, Value], default_float: DType | None) -> Value:
+def factory(name: str, args: Sequence[Value], kwargs: dict[str, Value], default_float: TorchDType | None) -> Value:
     """``torch.<name>(...)``."""
     if name in SIZE_FACTORIES:
         size = kwargs.get("size") if not args else None
@@ -76,7 +76,7 @@ def factory(name: str, args: Sequence[Value], kwargs: dict[str, Value], default_
     return UNKNOWN
 
 
-def _arange(args: Sequence[Value], kwargs: dict[str, Value], default_float: DType | None) -> Value:
+def _arange(args: Sequence[Value], kwargs: dict[str, Value], default_float: TorchDType | None) -> Value:
     nums = list(args)
     if not nums or not all(type(v) in (int, float) for v in nums):
         return fresh(None, dtype_kw(kwargs, None))
@@ -93,14 +93,14 @@ def _arange(args: Sequence[Value], kwargs: dict[str, Value], default_float: DTyp
 _FLOATS: Final = frozenset({"torch.float16", "torch.bfloat16", "torch.float32", "torch.float64"})
 
 
-def _unary(t: HostTensor, dtype: DType | None) -> HostTensor:
+def _unary(t: HostTensor, dtype: TorchDType | None) -> HostTensor:
     """An elementwise result of one tensor: its shape, TensorIterator's layout."""
     if t.shape is None:
         return HostTensor(None, dtype, None)
     return HostTensor(t.shape, dtype, layout.elementwise(t.shape, [(t.shape, t.strides)]))
 
 
-def _copy(t: HostTensor, dtype: DType | None, kwargs: dict[str, Value]) -> HostTensor:
+def _copy(t: HostTensor, dtype: TorchDType | None, kwargs: dict[str, Value]) -> HostTensor:
     """A copy (``clone``, a dtype change): ``preserve_format`` unless a memory format is given."""
     fmt = kwargs.get("memory_format", _PRESERVE)
     if fmt == _CONTIGUOUS:
@@ -110,7 +110,7 @@ def _copy(t: HostTensor, dtype: DType | None, kwargs: dict[str, Value]) -> HostT
     return HostTensor(t.shape, dtype, layout.preserved(t.shape, t.strides))
 
 
-def _maybe_copy(t: HostTensor, dtype: DType | None, same: bool | None, kwargs: dict[str, Value]) -> HostTensor:
+def _maybe_copy(t: HostTensor, dtype: TorchDType | None, same: bool | None, kwargs: dict[str, Value]) -> HostTensor:
     """``same``: the tensor itself is returned (True), a copy (False), or either (None: a device
     move, a dtype not known): the strides are known when both agree."""
     if "memory_format" in kwargs:
@@ -148,7 +148,7 @@ def method(t: HostTensor, name: str, args: Sequence[Value], kwargs: dict[str, Va
     if name == "contiguous":
         return fresh(t.shape, t.dtype) if t.shape is not None else HostTensor(None, t.dtype, None)
     if name in ("reshape", "view"):
-        if name == "view" and len(args) == 1 and isinstance(args[0], DType):
+        if name == "view" and len(args) == 1 and isinstance(args[0], TorchDType):
             return _view_dtype(t, args[0])
         return reshape(t, args, name == "view")
     if name == "t" and not args:
@@ -187,8 +187,8 @@ def _facts(t: HostTensor, name: str, args: Sequence[Value]) -> Value:
 
 
 def _to(t: HostTensor, args: Sequence[Value], kwargs: dict[str, Value]) -> Value:
-    dtype = next((a for a in [*args, kwargs.get("dtype")] if isinstance(a, DType)), None)
-    known = all(isinstance(a, (DType, str)) for a in args) and set(kwargs) <= {
+    dtype = next((a for a in [*args, kwargs.get("dtype")] if isinstance(a, TorchDType)), None)
+    known = all(isinstance(a, (TorchDType, str)) for a in args) and set(kwargs) <= {
         "dtype", "device", "non_blocking", "copy", "memory_format"}
     if dtype is None and not known:
         return HostTensor(t.shape, None, t.strides if t.contiguous else None)
@@ -203,7 +203,7 @@ def _to(t: HostTensor, args: Sequence[Value], kwargs: dict[str, Value]) -> Value
     return _maybe_copy(t, dtype or t.dtype, same, kwargs)
 
 
-def _view_dtype(t: HostTensor, dtype: DType) -> Value:
+def _view_dtype(t: HostTensor, dtype: TorchDType) -> Value:
     """``t.view(torch.int8)``: the same bytes as another dtype (the last dim scales)."""
     if t.dtype is None:
         return HostTensor(None, dtype, None)

@@ -31,7 +31,7 @@ UNKNOWN: Final = _Unknown()
 
 
 @dataclass(frozen=True)
-class DType:
+class TorchDType:
     """A torch dtype: its canonical name ("torch.bfloat16") and element size in bytes."""
 
     name: str
@@ -43,7 +43,7 @@ class HostTensor:
     """A torch tensor built in host code. ``strides`` is None once a view is not followed exactly."""
 
     shape: tuple[int, ...] | None
-    dtype: DType | None
+    dtype: TorchDType | None
     strides: tuple[int, ...] | None
 
     @property
@@ -66,7 +66,7 @@ class NdArray:
     """A numpy array built in host code (never a tensor itself): like :class:`HostTensor`."""
 
     shape: tuple[int, ...] | None
-    dtype: DType | None
+    dtype: TorchDType | None
     strides: tuple[int, ...] | None
 
 
@@ -96,7 +96,7 @@ class Defined:
     node: int
 
 
-Value = Union[int, float, bool, str, None, tuple["Value", ...], DType, HostTensor, NdArray, PyptoDType, KernelRef,
+Value = Union[int, float, bool, str, None, tuple["Value", ...], TorchDType, HostTensor, NdArray, PyptoDType, KernelRef,
               Defined, _Unknown]
 
 
@@ -116,18 +116,18 @@ def row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
-def fresh(shape: tuple[int, ...] | None, dtype: DType | None) -> HostTensor:
+def fresh(shape: tuple[int, ...] | None, dtype: TorchDType | None) -> HostTensor:
     """A newly allocated tensor: contiguous whatever its shape."""
     return HostTensor(shape, dtype, row_major(shape) if shape is not None else None)
 
 
-def _dtypes() -> dict[str, DType]:
+def _dtypes() -> dict[str, TorchDType]:
     sizes = {
         "float32": 4, "float16": 2, "bfloat16": 2, "float64": 8, "int8": 1, "int16": 2, "int32": 4,
         "int64": 8, "uint8": 1, "uint16": 2, "uint32": 4, "uint64": 8, "bool": 1,
         "float8_e4m3fn": 1, "float8_e5m2": 1, "float8_e8m0fnu": 1, "complex64": 8, "complex128": 16,
     }
-    table = {f"torch.{name}": DType(f"torch.{name}", size) for name, size in sizes.items()}
+    table = {f"torch.{name}": TorchDType(f"torch.{name}", size) for name, size in sizes.items()}
     aliases = {
         "float": "float32", "half": "float16", "double": "float64", "int": "int32", "long": "int64",
         "short": "int16", "cfloat": "complex64",
@@ -167,17 +167,17 @@ LIKE_FACTORIES: Final = frozenset({"randn_like", "rand_like", "empty_like", "zer
                                    "randint_like"})
 
 
-def leaf_dtype(leaf: Value, default_float: DType | None) -> DType | None:
+def leaf_dtype(leaf: Value, default_float: TorchDType | None) -> TorchDType | None:
     """torch's dtype for data made of values like ``leaf`` (a fill value, a tensor's elements)."""
     return BOOL if type(leaf) is bool else INT64 if type(leaf) is int else default_float if type(leaf) is float else None
 
 
-def dtype_kw(kwargs: dict[str, Value], default: DType | None) -> DType | None:
+def dtype_kw(kwargs: dict[str, Value], default: TorchDType | None) -> TorchDType | None:
     """The ``dtype=`` of a torch call, ``default`` without one; None for a value not proven a dtype."""
     if "dtype" not in kwargs:
         return default
     value = kwargs["dtype"]
-    return value if isinstance(value, DType) else None
+    return value if isinstance(value, TorchDType) else None
 
 
 class Raised(Exception):

@@ -45,8 +45,9 @@ from mypy.nodes import (
 )
 from mypy.plugin import CheckerPluginInterface
 
-from .. import errorcodes as codes
 from ..bridge.diagnostics import report
+from ..knowledge.codes import op_codes as codes
+from ..knowledge.findings import Finding
 from ..knowledge.shapes import Dim, dynamic_axes, fmt_dim, is_dynamic
 from .body_walk import expressions, statements
 from .local_buffers import LocalBuffers
@@ -198,12 +199,12 @@ def check_dims(api: CheckerPluginInterface, deco: Decorator) -> None:
             found = _misuse(e, dims)
             if found is not None:
                 what, arg, raised, fix = found
-                report(
-                    api, codes.NOT_CONCRETE,
+                report(api, Finding(
+                    codes.NOT_CONCRETE,
                     f"{what} needs the value of {arg}, a dynamic dim that is a SymbolicScalar while the frontend "
                     f"traces the kernel; 0.2.0 fails here at trace time ({raised})",
-                    fix, e,
-                )
+                    fix,
+                ), e)
 
 
 def _misuse(e: Expression, dims: _DynamicDims) -> tuple[str, str, str, str] | None:

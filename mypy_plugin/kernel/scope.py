@@ -30,8 +30,9 @@ from mypy.nodes import (
 )
 from mypy.plugin import CheckerPluginInterface
 
-from .. import errorcodes as codes
 from ..bridge.diagnostics import report
+from ..knowledge.codes import kernel_codes as codes
+from ..knowledge.findings import Finding
 from .body_walk import child_exprs, comprehension_names, expressions, generator_of, statements
 
 _INLINED_FROM: Final = (3, 12)  # PEP 709: list/set/dict comprehensions run in the enclosing scope
@@ -110,27 +111,25 @@ def check_scope(api: CheckerPluginInterface, deco: Decorator) -> None:
     for s in statements(func.body.body):
         if isinstance(s, (FuncDef, Decorator, OverloadedFuncDef)):
             inner = s.func if isinstance(s, Decorator) else s
-            report(
-                api, codes.KERNEL_SIGNATURE,
+            report(api, Finding(
+                codes.KERNEL_SIGNATURE,
                 f'jit kernel "{func.name}" defines the function "{inner.name}" in its body; the frontend rejects '
                 "any nested def (RuntimeError: function nested is not allowed)",
                 f'define "{inner.name}" at module level (with @pypto.frontend.function if it builds PyPTO ops) '
                 "and call it from the kernel",
-                inner,
-            )
+            ), inner)
             continue
         for scope, known in _outermost_scopes(s, inlined):
             for name in _unseen_reads(scope, known):
                 if (name.name, name.line) in seen:
                     continue
                 seen.add((name.name, name.line))
-                report(
-                    api, codes.KERNEL_SCOPE,
+                report(api, Finding(
+                    codes.KERNEL_SCOPE,
                     f'"{name.name}" is read inside a {_KIND[type(scope)]} in jit kernel "{func.name}"; the 0.2.0 '
                     "frontend evaluates kernel code with eval(..., {}, kernel names), so a nested scope sees only "
                     f"builtins and its own names: NameError: name '{name.name}' is not defined at trace time",
                     f"give it as a default: lambda ..., {name.name}={name.name}: ..." if isinstance(scope, LambdaExpr)
                     else "write a for loop instead (only the first for clause's iterable is evaluated outside "
                     "the comprehension)",
-                    name,
-                )
+                ), name)

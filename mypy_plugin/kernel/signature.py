@@ -22,9 +22,10 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, CallableType, Type, TypeOfAny, UnboundType, UnionType, get_proper_type
 
-from .. import errorcodes as codes
 from ..bridge.diagnostics import report
 from ..bridge.tensor_types import is_tensor, tensor_val
+from ..knowledge.codes import kernel_codes as codes
+from ..knowledge.findings import Finding
 from ..rewrite.kernel_returns import KERNEL_RETURN_ALIAS
 from .body_walk import statements
 
@@ -56,12 +57,11 @@ def check_signature(api: CheckerPluginInterface, context: Decorator) -> None:
     name = func.name
     sig = func.unanalyzed_type
     for ret in _returns(func.body.body):
-        report(
-            api, codes.KERNEL_SIGNATURE,
+        report(api, Finding(
+            codes.KERNEL_SIGNATURE,
             f'jit kernel "{name}" has a return statement; the frontend rejects it (ValueError: Return statements are not allowed)',
             "write results into an output parameter: out[:] = result (or out.move(result))",
-            ret,
-        )
+        ), ret)
     if not isinstance(sig, CallableType):
         return
     ret_type = sig.ret_type
@@ -69,13 +69,12 @@ def check_signature(api: CheckerPluginInterface, context: Decorator) -> None:
     if isinstance(ret_type, UnboundType) and ret_type.name == KERNEL_RETURN_ALIAS:
         written = False  # the source rewrite's None for --strict (kernel_returns.py)
     if written:
-        report(
-            api, codes.KERNEL_SIGNATURE,
+        report(api, Finding(
+            codes.KERNEL_SIGNATURE,
             f'jit kernel "{name}" has a return annotation; the frontend rejects any, even "-> None" '
             "(ValueError: Return annotation is not allowed)",
             "remove the return annotation; write results into an output parameter",
-            func,
-        )
+        ), func)
     seen_other: str | None = None
     has_tensor = False
     analyzed = func.type.arg_types if isinstance(func.type, CallableType) else []
@@ -88,23 +87,21 @@ def check_signature(api: CheckerPluginInterface, context: Decorator) -> None:
         if tensor:
             has_tensor = True
             if seen_other is not None:
-                report(
-                    api, codes.KERNEL_SIGNATURE,
+                report(api, Finding(
+                    codes.KERNEL_SIGNATURE,
                     f'jit kernel "{name}": tensor parameter "{arg.variable.name}" comes after the non-tensor '
                     f'parameter "{seen_other}"; the frontend rejects it (Non-tensor parameters must come after all '
                     "tensor parameters)",
                     "put all tensor parameters first (an unannotated parameter counts as non-tensor)",
-                    func,
-                )
+                ), func)
                 break
         elif seen_other is None:
             seen_other = arg.variable.name
     module = getattr(api, "tree", None)
     if has_tensor and isinstance(module, MypyFile) and module.is_future_flag_set("annotations"):
-        report(
-            api, codes.KERNEL_SIGNATURE,
+        report(api, Finding(
+            codes.KERNEL_SIGNATURE,
             f'jit kernel "{name}" is in a module with "from __future__ import annotations": its tensor annotations '
             "become strings and the frontend fails (Non-tensor parameter ... must not be a torch.Tensor)",
             'remove "from __future__ import annotations" from this module',
-            func,
-        )
+        ), func)

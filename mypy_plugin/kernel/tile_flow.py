@@ -28,8 +28,8 @@ from .matmul_flags import transposed_operand_fixes
 from .program_order import ProgramOrder
 from .tile_calls import SET_CUBE, SET_VEC, may_set_tiles, reads_lists
 from .tile_values import (
-    SHAPE, Evaluator, Locals, Value, entry_locals, followed_vars,
-    lookup, set_item, shapes_given, unpacked_names, with_value,
+    SHAPE, Evaluator, Locals, Value, entry_locals, followed_vars, lookup, set_item, shapes_given,
+    unpacked_names, with_value,
 )
 
 _MAX_HELPER_DEPTH: Final = 8

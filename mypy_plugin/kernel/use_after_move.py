@@ -37,9 +37,10 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, CallableType, TypeOfAny
 
-from .. import errorcodes as codes
 from ..bridge.diagnostics import report
 from ..bridge.tensor_types import is_tensor
+from ..knowledge.codes import kernel_codes as codes
+from ..knowledge.findings import Finding
 from ..knowledge.ops import OPS
 from .body_walk import child_exprs, comprehension_names, statements
 from .program_order import ProgramOrder
@@ -145,15 +146,13 @@ class _Walker(ProgramOrder[Moved]):
                 continue
             self.reported.add((n.name, n.line))
             when = " in an earlier loop iteration" if m.line >= n.line else ""
-            report(
-                self.api,
+            report(self.api, Finding(
                 codes.USE_AFTER_MOVE,
                 f'"{n.name}" is empty here: line {m.line} moved it into "{m.target}" ({m.how}){when}; reading it '
                 'again fails at trace time with "ValueError: Empty tensor." (a reduction crashes with SIGSEGV)',
                 f"compute it again, write a copy into the first output ({m.target}[:] = pypto.clone({n.name})), "
                 f'or read the output "{m.target}" instead',
-                n,
-            )
+            ), n)
 
     # --- the flow (control flow is ProgramOrder's) -----------------------------------
     def join(self, a: Moved, b: Moved) -> Moved:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Final
 
 from . import shapes
+from .codes.op_codes import MATMUL_K
 from .dtypes import FP32, INT32
+from .findings import Finding
 from .shapes import Shape
 from .values import Args, Result, TensorVal
 
@@ -34,7 +36,7 @@ def check_matmul_k(x: Shape, y: Shape, a_trans: bool, b_trans: bool, call: str) 
         note = f"build the ones vector with {ka} rows: pypto.full([{ka}, 1], 1.0, pypto.DT_FP32)"
     else:
         note = "the input's K (last dim, or dim -2 with a_trans) must equal mat2's K (dim -2, or last with b_trans)"
-    raise shapes.ShapeError("pypto-matmul-k", head, note)
+    raise Finding(MATMUL_K, head, note)
 
 
 def _matmul_call(a: Args, rhs_key: str, out: str | None, a_trans: bool) -> str:

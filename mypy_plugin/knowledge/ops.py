@@ -17,7 +17,7 @@ from typing import Final, Literal, Union
 
 from . import matmul_rules, reduce_axes, rules
 from .dtypes import BOOL, FP32
-from .shapes import ShapeError
+from .findings import Finding
 from .values import ANY as ANY
 from .values import SCALAR as SCALAR
 from .values import Args as Args
@@ -67,11 +67,11 @@ class Op:
     # matmul), so that later checks still run; None: nothing founded, the result stays unknown.
     recover: Rule | None = None
 
-    def infer(self, args: Args) -> tuple[Result, ShapeError | None]:
+    def infer(self, args: Args) -> tuple[Result, Finding | None]:
         """The call's result, and the error its rule raised (then the result is the recovered one)."""
         try:
             return self.rule(args), None
-        except ShapeError as err:
+        except Finding as err:
             # The traceback would keep this frame (and the mypy context in ``args``) in a
             # reference cycle with ``err``: cyclic garbage that only the collector frees.
             err = err.with_traceback(None)
@@ -79,7 +79,7 @@ class Op:
                 return None, err
             try:
                 return self.recover(args), err
-            except ShapeError:  # a recovery never reports: the root cause is already out
+            except Finding:  # a recovery never reports: the root cause is already out
                 return None, err
 
     @property

@@ -1,7 +1,7 @@
 """The op rules: what each PyPTO op does to shape and dtype, read through :class:`Args`.
 
 A rule returns the result, or ``None`` for "unknown" (the declared return type stays); it
-raises :class:`ShapeError` for a call the compiler rejects. A recovery (the row's ``recover``)
+raises :class:`Finding` for a call the compiler rejects. A recovery (the row's ``recover``)
 gives what such a call meant, from founded facts only, so later checks still run. Which op uses
 which rule, and every other fact about an op, is in its row in :mod:`.ops`.
 """
@@ -9,7 +9,9 @@ which rule, and every other fact about an op, is in its row in :mod:`.ops`.
 from __future__ import annotations
 
 from . import indexing, shapes
+from .codes.op_codes import RESHAPE
 from .dtypes import FP32, INT32
+from .findings import Finding
 from .shapes import Shape
 from .values import ANY, SCALAR, Args, Result, Rule, TensorVal
 
@@ -120,8 +122,8 @@ def view(a: Args, check: bool = True) -> Result:
     if not a.given("shape", 1):
         return TensorVal(x.shape, dtype)
     if check and dims is not None and x.shape is not None and len(dims) != len(x.shape):
-        raise shapes.ShapeError(
-            "pypto-reshape",
+        raise Finding(
+            RESHAPE,
             f"view to rank {len(dims)} {shapes.fmt_shape(tuple(dims))} of a rank-{len(x.shape)} "
             f"tensor {shapes.fmt_shape(x.shape)}",
             "view keeps the rank; use reshape to change it",

@@ -7,7 +7,7 @@ or a ``frontend.dynamic("N")`` symbol (``~N``). The frontend traces such a dim a
 the call's tensors are (rule: dynamic-dim-traced-as-minus-one); any other symbol is an int at
 run time (a closure variable).
 A shape is a tuple of dims, or ``None`` when even the rank is unknown.
-Functions raise :class:`ShapeError` only for what is provable from known dims.
+Functions raise :class:`Finding` only for what is provable from known dims.
 """
 
 from __future__ import annotations
@@ -15,18 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final, Union
 
+from .codes.op_codes import AXIS, BROADCAST, RESHAPE
+from .findings import Finding
+
 Dim = Union[int, str, None]
 Shape = Union[tuple[Dim, ...], None]
-
-
-class ShapeError(Exception):
-    """A shape the compiler rejects; ``code`` names the pypto-* error code."""
-
-    def __init__(self, code: str, message: str, note: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.note = note
 
 
 DYNAMIC_MARK: Final = "~"
@@ -53,10 +46,12 @@ def fmt_dim(d: Dim) -> str:
     return "?" if d is None else str(d)
 
 
-def fmt_shape(s: Shape) -> str:
+def fmt_shape(s: Sequence[Dim] | None, open_tail: bool = False) -> str:
+    """The one shape formatter of messages: ``[8, N, ?]`` (``N`` a dynamic dim, ``?`` unknown);
+    ``[...]`` for an unknown rank; ``open_tail``: an annotation that ends in ``...``."""
     if s is None:
         return "[...]"
-    return "[" + ", ".join(fmt_dim(d) for d in s) + "]"
+    return "[" + ", ".join([*(fmt_dim(d) for d in s), *(["..."] if open_tail else [])]) + "]"
 
 
 def same_dim(a: Dim, b: Dim) -> bool:
@@ -83,7 +78,7 @@ def _broadcast_dim(x: Dim, y: Dim) -> Dim:
     if y == 1:
         return x
     if isinstance(x, int) and isinstance(y, int):
-        raise ShapeError("pypto-broadcast", "")
+        raise Finding(BROADCAST, "")
     # One side unknown or symbolic: a valid program has it equal to the other or 1.
     if isinstance(x, int):
         return x
@@ -102,17 +97,17 @@ def broadcast(a: Shape, b: Shape) -> Shape:
     pb = (1,) * (rank - len(b)) + b
     try:
         out = tuple(_broadcast_dim(x, y) for x, y in zip(pa, pb))
-    except ShapeError:
-        raise ShapeError(
-            "pypto-broadcast",
+    except Finding:
+        raise Finding(
+            BROADCAST,
             f"shapes {fmt_shape(a)} and {fmt_shape(b)} are not broadcast-compatible",
             "each dim must be equal, or 1 on one side",
         ) from None
     for operand, padded in ((a, pa), (b, pb)):
         expanded = [i for i, (d, r) in enumerate(zip(padded, out)) if d == 1 and isinstance(r, int) and r != 1]
         if len(expanded) > 1:
-            raise ShapeError(
-                "pypto-broadcast",
+            raise Finding(
+                BROADCAST,
                 f"operand {fmt_shape(operand)} would be expanded along {len(expanded)} axes "
                 f"to {fmt_shape(out)}; PyPTO expands at most one axis per operand",
                 "expand it one axis at a time, e.g. with pypto.expand_clone, or reshape it first",
@@ -132,7 +127,7 @@ def broadcast_founded(a: Shape, b: Shape) -> Shape:
     for x, y in zip(pa, pb):
         try:
             out.append(_broadcast_dim(x, y))
-        except ShapeError:
+        except Finding:
             out.append(None)
     return tuple(out)
 
@@ -140,7 +135,7 @@ def broadcast_founded(a: Shape, b: Shape) -> Shape:
 Broadcast = Callable[[Shape, Shape], Shape]
 
 
-def axis_error(axis: int, shape: tuple[Dim, ...]) -> ShapeError:
+def axis_error(axis: int, shape: tuple[Dim, ...]) -> Finding:
     """A positive axis out of range is FFFFFF "Axis is not in the reasonable range!" (rule: axis-range);
     a negative one crashes 0.2.0 with SIGSEGV (rule: reduce-negative-axis)."""
     rank = len(shape)
@@ -149,8 +144,8 @@ def axis_error(axis: int, shape: tuple[Dim, ...]) -> ShapeError:
         if axis < 0
         else "the compiler raises FFFFFF (Axis is not in the reasonable range!)"
     )
-    return ShapeError(
-        "pypto-axis",
+    return Finding(
+        AXIS,
         f"axis {axis} is out of range for a tensor of rank {rank} {fmt_shape(shape)}; {outcome}",
         f"use an axis from {-rank} to {rank - 1}",
     )
@@ -182,8 +177,8 @@ def transpose(shape: Shape, dim0: int | None, dim1: int | None) -> Shape:
     a, b = normalize_axis(dim0, len(shape)), normalize_axis(dim1, len(shape))
     if a is None or b is None:
         bad, which = (dim0, 0) if a is None else (dim1, 1)
-        raise ShapeError(
-            "pypto-axis",
+        raise Finding(
+            AXIS,
             f"transpose dim {bad} is out of range for rank {len(shape)} {fmt_shape(shape)}; "
             f"the compiler raises FC0000 (Transpose dim {which} is invalid.)",
             f"use dims from {-len(shape)} to {len(shape) - 1}",
@@ -198,8 +193,8 @@ def unsqueeze(shape: Shape, dim: int | None) -> Shape:
         return None
     ax = normalize_axis(dim, len(shape) + 1)
     if ax is None:
-        raise ShapeError(
-            "pypto-axis",
+        raise Finding(
+            AXIS,
             f"unsqueeze dim {dim} is out of range for rank {len(shape)} {fmt_shape(shape)}; the compiler raises "
             "RuntimeError (CHECK FAILED: unsqueezeDimNum < ...)",
             f"use a dim from {-len(shape) - 1} to {len(shape)}",
@@ -235,8 +230,8 @@ def reshape(shape: Shape, target: Sequence[Dim] | None) -> Shape:
     if len(holes) > 1:
         return tuple(None if d == -1 else d for d in dims)
     if have is not None and known is not None and have != known:
-        raise ShapeError(
-            "pypto-reshape",
+        raise Finding(
+            RESHAPE,
             f"reshape from {fmt_shape(shape)} ({have} elements) to {fmt_shape(tuple(dims))} ({known} elements)",
             "the element count must stay the same; one dim may be -1",
         )
@@ -250,8 +245,8 @@ def concat(shapes: Sequence[Shape], dim: int | None) -> Shape:
     assert first is not None
     ax = normalize_axis(dim, len(first))
     if ax is None:
-        raise ShapeError(
-            "pypto-axis",
+        raise Finding(
+            AXIS,
             f"concat dim {dim} is out of range for rank {len(first)} {fmt_shape(first)}; the compiler raises FFFFFF",
             f"use a dim from {-len(first)} to {len(first) - 1}",
         )

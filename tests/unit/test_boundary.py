@@ -28,7 +28,7 @@ def test_unknowns_are_silent() -> None:
 
 def test_static_dim_names_dim_and_overrun() -> None:
     [f] = check_tensor(STATIC, X, fp32(16, 32))
-    assert f.code == "pypto-call-shape"
+    assert f.code.name == "pypto-call-shape"
     assert f.message == (
         'Kernel "k", parameter "x": dim 1 is 32, not 64 (annotation [16, 64] DT_FP32, tensor [16, 32]); '
         "0.2.0 does not check this: it compiles the kernel for [16, 64] DT_FP32 over the tensor's buffer "
@@ -44,7 +44,7 @@ def test_larger_tensor_is_wrong_data_only() -> None:
 
 def test_rank() -> None:
     [f] = check_tensor(STATIC, X, fp32(16, 64, 1))
-    assert f.code == "pypto-call-rank"
+    assert f.code.name == "pypto-call-rank"
     assert f.message.startswith('Kernel "k", parameter "x": expected 2 dims ([16, 64] DT_FP32), got a 3-D tensor [16, 64, 1]')
 
 
@@ -52,7 +52,7 @@ def test_open_tail_allows_more_dims_only() -> None:
     p = ParamSpec("x", (8,), open_tail=True, dtype="DT_FP32")
     k = KernelSpec("k", (p,))
     assert check_tensor(k, p, fp32(8, 3, 3)) == []
-    assert [f.code for f in check_tensor(k, p, fp32(4, 3))] == ["pypto-call-shape"]
+    assert [f.code.name for f in check_tensor(k, p, fp32(4, 3))] == ["pypto-call-shape"]
 
 
 def test_status_dims_make_the_runtime_regime() -> None:
@@ -62,12 +62,12 @@ def test_status_dims_make_the_runtime_regime() -> None:
     [f] = check_tensor(k, p, fp32(16, 32))
     assert "the annotation's size is ignored and the kernel is traced with [16, 32]" in f.message
     [r] = check_tensor(k, p, fp32(2, 16, 64))
-    assert r.code == "pypto-call-rank" and "traces the kernel with the tensor's 3-D shape" in r.message
+    assert r.code.name == "pypto-call-rank" and "traces the kernel with the tensor's 3-D shape" in r.message
 
 
 def test_dtype_smaller_element_is_heap_corruption() -> None:
     [f] = check_tensor(STATIC, X, TensorDesc((16, 64), "torch.bfloat16", 2, True))
-    assert f.code == "pypto-call-dtype"
+    assert f.code.name == "pypto-call-dtype"
     assert f.message == (
         'Kernel "k", parameter "x": DT_FP32 annotated, got a torch.bfloat16 tensor; 0.2.0 does not check this: '
         "the 2-byte elements are read as 4-byte DT_FP32: out-of-bounds access, heap corruption "
@@ -91,7 +91,7 @@ def test_dtypes_torch_has_no_type_for_come_in_byte_tensors() -> None:
         for carrier in ("torch.uint8", "torch.int8"):
             assert check_tensor(KernelSpec("k", (p,)), p, TensorDesc((4,), carrier, 1, True)) == []
     p = ParamSpec("x", (4,), dtype="DT_FP8E4M3")  # torch has float8_e4m3fn: a byte tensor is a mismatch
-    assert [f.code for f in check_tensor(KernelSpec("k", (p,)), p, TensorDesc((4,), "torch.uint8", 1, True))] == [
+    assert [f.code.name for f in check_tensor(KernelSpec("k", (p,)), p, TensorDesc((4,), "torch.uint8", 1, True))] == [
         "pypto-call-dtype"]
 
 
@@ -102,7 +102,7 @@ def test_float64_is_double() -> None:
 
 def test_layout() -> None:
     [f] = check_tensor(STATIC, X, fp32(16, 64, contiguous=False))
-    assert f.code == "pypto-call-layout" and 'RuntimeError "not all tensors are contiguous"' in f.message
+    assert f.code.name == "pypto-call-layout" and 'RuntimeError "not all tensors are contiguous"' in f.message
     assert f.note == "pass x.contiguous()"  # the runtime guard: the parameter's name
     [f] = check_tensor(STATIC, X, fp32(16, 64, contiguous=False), "w.t()")
     assert f.note == "pass w.t().contiguous()"  # mypy: the argument as the call writes it
@@ -111,7 +111,7 @@ def test_layout() -> None:
 def test_args() -> None:
     assert check_args(STATIC, [True, True], {}) == []
     assert check_args(STATIC, [True, True, False], {}) == []
-    assert [f.code for f in check_args(STATIC, [True], {"out": True})] == ["pypto-call-args"]
+    assert [f.code.name for f in check_args(STATIC, [True], {"out": True})] == ["pypto-call-args"]
     [few] = check_args(STATIC, [True], {})
     assert "missing out" in few.message and "Expected at least 2 tensor argument(s), got 1." in few.message
     [many] = check_args(STATIC, [True, True, False, False], {})

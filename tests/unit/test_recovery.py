@@ -67,19 +67,19 @@ X = TensorVal((8, 16), "DT_FP32")
 
 def test_reshape_with_a_wrong_count_gives_the_requested_shape() -> None:
     result, err = OPS["reshape"].infer(FakeArgs(X, [4, 16]))
-    assert err is not None and err.code == "pypto-reshape"
+    assert err is not None and err.code.name == "pypto-reshape"
     assert result == TensorVal((4, 16), "DT_FP32")
 
 
 def test_matmul_k_mismatch_gives_m_and_n() -> None:
     result, err = OPS["matmul"].infer(FakeArgs(X, TensorVal((32, 4), "DT_FP32"), "DT_FP32"))
-    assert err is not None and err.code == "pypto-matmul-k"
+    assert err is not None and err.code.name == "pypto-matmul-k"
     assert result == TensorVal((8, 4), "DT_FP32")
 
 
 def test_axis_out_of_range_keeps_only_the_rank() -> None:
     result, err = OPS["sum"].infer(FakeArgs(X, 5))
-    assert err is not None and err.code == "pypto-axis" and result == TensorVal((None,), "DT_FP32")
+    assert err is not None and err.code.name == "pypto-axis" and result == TensorVal((None,), "DT_FP32")
     result, err = OPS["sum"].infer(FakeArgs(X, 5, True))
     assert err is not None and result == TensorVal((None, None), "DT_FP32")
     result, err = OPS["transpose"].infer(FakeArgs(X, 0, 5))
@@ -90,7 +90,7 @@ def test_axis_out_of_range_keeps_only_the_rank() -> None:
 
 def test_broadcast_error_keeps_the_dims_both_sides_agree_on() -> None:
     result, err = OPS["__add__"].infer(FakeArgs(X, TensorVal((4, 16), "DT_FP16")))
-    assert err is not None and err.code == "pypto-broadcast"
+    assert err is not None and err.code.name == "pypto-broadcast"
     assert result == TensorVal((None, 16), "DT_FP32")
 
 

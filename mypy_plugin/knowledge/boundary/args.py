@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .specs import CALL_ARGS, Finding, KernelSpec, where
+from ..codes.call_codes import CALL_ARGS
+from ..findings import Finding
+from .specs import KernelSpec, where
 
 
 def check_args(kernel: KernelSpec, positional: Sequence[bool | None],

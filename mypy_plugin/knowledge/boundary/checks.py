@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..findings import Finding
 from .args import check_args
-from .specs import Finding, KernelSpec, TensorDesc
+from .specs import KernelSpec, TensorDesc
 from .symbols import symbol_conflicts, symbol_finding
 from .tensors import check_tensor
 

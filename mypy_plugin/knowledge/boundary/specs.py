@@ -15,14 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Union
 
+from ..codes.call_codes import CALL_ARGS, CALL_DTYPE, CALL_LAYOUT, CALL_RANK, CALL_SHAPE, CALL_SYMBOL
 from ..dtypes import FP32
-
-CALL_SHAPE: Final = "pypto-call-shape"
-CALL_DTYPE: Final = "pypto-call-dtype"
-CALL_RANK: Final = "pypto-call-rank"
-CALL_SYMBOL: Final = "pypto-call-symbol"
-CALL_LAYOUT: Final = "pypto-call-layout"
-CALL_ARGS: Final = "pypto-call-args"
+from ..shapes import fmt_shape
 
 # A dim of an annotation: an int (static), a symbol name (``pypto.frontend.dynamic("N")``), or
 # None (STATIC / DYNAMIC / DYN / an expression: any size).
@@ -110,27 +105,11 @@ class TensorDesc:
     contiguous: bool | None
 
 
-@dataclass(frozen=True)
-class Finding:
-    code: str
-    message: str
-    note: str
-
-
-def fmt_dims(dims: Sequence[Dim], open_tail: bool = False) -> str:
-    items = ["?" if d is None else str(d) for d in dims] + (["..."] if open_tail else [])
-    return "[" + ", ".join(items) + "]"
-
-
-def fmt_shape(shape: Sequence[int | None]) -> str:
-    return fmt_dims(shape)
-
-
 def where(kernel: KernelSpec, p: str) -> str:
     return f'Kernel "{kernel.name}", parameter "{p}"'
 
 
 def annot(kernel: KernelSpec, p: ParamSpec) -> str:
     dt = kernel.expected_dtype(p)
-    shape = "[]" if p.dims is None else fmt_dims(p.dims, p.open_tail)
+    shape = "[]" if p.dims is None else fmt_shape(p.dims, p.open_tail)
     return f"{shape} {dt}" if dt else shape

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .specs import CALL_SYMBOL, Finding, KernelSpec, TensorDesc
+from ..codes.call_codes import CALL_SYMBOL
+from ..findings import Finding
+from .specs import KernelSpec, TensorDesc
 from .tensors import breaks_annotation
 
 

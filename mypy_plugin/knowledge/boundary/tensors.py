@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
+from ..codes.call_codes import CALL_DTYPE, CALL_LAYOUT, CALL_RANK, CALL_SHAPE
 from ..dtypes import nbytes
-from ..shapes import numel
-from .specs import (
-    CALL_DTYPE,
-    CALL_LAYOUT,
-    CALL_RANK,
-    CALL_SHAPE,
-    Finding,
-    KernelSpec,
-    ParamSpec,
-    TensorDesc,
-    annot,
-    fmt_dims,
-    fmt_shape,
-    torch_dtypes_for,
-    where,
-)
+from ..findings import Finding
+from ..shapes import fmt_shape, numel
+from .specs import KernelSpec, ParamSpec, TensorDesc, annot, torch_dtypes_for, where
 
 
 def check_tensor(kernel: KernelSpec, p: ParamSpec, t: TensorDesc, written: str = "") -> list[Finding]:
@@ -104,7 +92,7 @@ def _shape_findings(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> list[Fin
         CALL_SHAPE,
         f"{where(kernel, p.name)}: {diffs} (annotation {annot(kernel, p)}, tensor {fmt_shape(t.shape)}); "
         f"{consequence}",
-        f"pass a {fmt_dims(p.dims, p.open_tail)} tensor, or annotate a varying dim with "
+        f"pass a {fmt_shape(p.dims, p.open_tail)} tensor, or annotate a varying dim with "
         'pypto.frontend.dynamic("N") and loop over it',
     )]
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import Final
 
 from ..call import Call
+from ..codes.op_codes import DYNAMIC_DIM, NOT_CONCRETE
+from ..findings import Finding
 from ..indexing import Span
-from ..shapes import ShapeError, dynamic_axes, fmt_dim, fmt_shape, is_dynamic
+from ..shapes import dynamic_axes, fmt_dim, fmt_shape, is_dynamic
 from ..values import Result, TensorVal
 
-DYNAMIC_DIM: Final = "pypto-dynamic-dim"
 
-
-def dynamic_operand(c: Call) -> ShapeError | None:
+def dynamic_operand(c: Call) -> Finding | None:
     """The first tensor operand with a dynamic dim, for an op that 0.2.0 rejects on one."""
     reaction = c.row.on_dynamic
     if reaction is None or not c.env.dynamic_dim_rule:
@@ -32,7 +32,7 @@ def dynamic_operand(c: Call) -> ShapeError | None:
             continue
         assert t.shape is not None
         dims = " and ".join(f"{i} ({fmt_dim(t.shape[i])})" for i in axes)
-        return ShapeError(
+        return Finding(
             DYNAMIC_DIM,
             f"{c.label}: {name or 'an operand'} is {fmt_shape(t.shape)}{' ' + t.dtype if t.dtype else ''}, and the "
             f"frontend traces its dynamic dim {dims} as -1, whatever the call's tensors are; 0.2.0 fails here at "
@@ -42,10 +42,9 @@ def dynamic_operand(c: Call) -> ShapeError | None:
     return None
 
 
-NOT_CONCRETE: Final = "pypto-not-concrete"
 
 
-def dynamic_slice(c: Call) -> ShapeError | None:
+def dynamic_slice(c: Call) -> Finding | None:
     """A read ``x[...]`` that is not the whole tensor, where a dynamic axis keeps the symbol as
     its extent (``:``, ``8:``, or left out): 0.2.0 computes each axis' extent (stop - start) as
     an int while tracing (rule: dynamic-dim-slice-extent). ``x[:]``, ``x[-8:]``, ``x[0:8]`` and
@@ -65,7 +64,7 @@ def dynamic_slice(c: Call) -> ShapeError | None:
     for axis, (dim, key) in enumerate(zip(t.shape, padded)):
         if is_dynamic(dim) and isinstance(key, slice) and key.stop is None and (key.start is None or key.start >= 0):
             written = "left out" if axis >= len(keys) else f"{'' if key.start is None else key.start}:"
-            return ShapeError(
+            return Finding(
                 NOT_CONCRETE,
                 f"{c.label}: {name or 'the tensor'} is {fmt_shape(t.shape)}, and the slice of its dynamic dim "
                 f"{axis} ({fmt_dim(dim)}; {written}) has the symbol as its extent; 0.2.0 sizes each sliced axis as "

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from ..call import Call
-from ..shapes import ShapeError, fmt_shape
+from ..codes.op_codes import COMPARE_INT, DTYPE_MISMATCH
+from ..findings import Finding
+from ..shapes import fmt_shape
 
 
-def dtype_mismatch(c: Call) -> ShapeError | None:
+def dtype_mismatch(c: Call) -> Finding | None:
     """FC0000 "The dtype of input tensors are not same." (rule: no-dtype-promotion).
     Python scalars take the tensor's dtype, so only tensor-tensor pairs are compared."""
     x, y = c.args.tensor("input", 0), c.args.tensor("other", 1)
@@ -14,8 +16,8 @@ def dtype_mismatch(c: Call) -> ShapeError | None:
         return None
     lhs, rhs = c.args.source("input", 0), c.args.source("other", 1)
     target = f"pypto.cast({rhs or 'other'}, pypto.{x.dtype})"
-    return ShapeError(
-        "pypto-dtype-mismatch",
+    return Finding(
+        DTYPE_MISMATCH,
         f"{c.label} mixes {x.dtype} {fmt_shape(x.shape)} and {y.dtype} {fmt_shape(y.shape)}; PyPTO does not "
         "promote dtypes: the compiler raises FC0000 (The dtype of input tensors are not same.)",
         f"cast one side first, e.g. {target}"
@@ -23,7 +25,7 @@ def dtype_mismatch(c: Call) -> ShapeError | None:
     )
 
 
-def concat_dtypes(c: Call) -> ShapeError | None:
+def concat_dtypes(c: Call) -> Finding | None:
     """FC0000 "The dataType of all tensors should be equal" (rule: concat-dtypes)."""
     ts = c.args.tensor_list("tensors", 0)
     if not ts:
@@ -31,15 +33,15 @@ def concat_dtypes(c: Call) -> ShapeError | None:
     known = [t.dtype for t in ts if t.dtype is not None]
     if len(set(known)) <= 1:
         return None
-    return ShapeError(
-        "pypto-dtype-mismatch",
+    return Finding(
+        DTYPE_MISMATCH,
         f"{c.label} joins tensors of dtypes {', '.join(known)}; the compiler raises FC0000 "
         "(The dataType of all tensors should be equal)",
         "cast them to one dtype with pypto.cast first",
     )
 
 
-def int_scalar(c: Call) -> ShapeError | None:
+def int_scalar(c: Call) -> Finding | None:
     """TypeError "Compare(): incompatible function arguments" (rule: compare-float-scalar): a
     comparison binds Compare(tensor, tensor | float), and a Python int is neither."""
     if c.row.int_scalar:
@@ -52,8 +54,8 @@ def int_scalar(c: Call) -> ShapeError | None:
         if name is not None and value is not None:
             written += f" (= {value})"
         fix = f"float({name})" if name is not None else f"{value}.0" if value is not None else "float(...)"
-        return ShapeError(
-            "pypto-compare-int",
+        return Finding(
+            COMPARE_INT,
             f"compares a tensor with {written}; 0.2.0 compares a tensor only with a tensor or a float and "
             "fails at trace time (TypeError: Compare(): incompatible function arguments)",
             f"compare with a float: {fix}",

@@ -11,7 +11,9 @@ from typing import Final
 
 from .. import dtypes
 from ..call import Call
-from ..shapes import ShapeError, fmt_shape
+from ..codes.op_codes import CUBE_TILE, MATMUL_DTYPE, MATMUL_DTYPE_DOC, MATMUL_RANK
+from ..findings import Finding
+from ..shapes import fmt_shape
 from ..tiles import fmt_cube
 
 _OUT_DTYPES: Final = ("DT_FP32", "DT_FP16", "DT_BF16", "DT_INT32")
@@ -42,7 +44,7 @@ def _flags(c: Call) -> tuple[bool, bool] | None:
     return a_trans, b_trans
 
 
-def matmul_rank(c: Call) -> ShapeError | None:
+def matmul_rank(c: Call) -> Finding | None:
     """RuntimeError "Tensor dimension mismatch ..." (rule: matmul-rank); FC3000 "batchSize invalid"
     (rule: matmul-batch)."""
     rhs_key, _ = _operands(c)
@@ -51,16 +53,16 @@ def matmul_rank(c: Call) -> ShapeError | None:
         return None
     ra, rb = len(x.shape), len(y.shape)
     if ra != rb or not 2 <= ra <= 4:
-        return ShapeError(
-            "pypto-matmul-rank",
+        return Finding(
+            MATMUL_RANK,
             f"{c.label} of a rank-{ra} {fmt_shape(x.shape)} and a rank-{rb} {fmt_shape(y.shape)} tensor; both "
             f"must have the same rank, 2 to 4 (RuntimeError: Tensor dimension mismatch)",
             "reshape the operands to the same rank, e.g. x.reshape([1, ...]) for a batch of one",
         )
     for i, (p, q) in enumerate(zip(x.shape[:-2], y.shape[:-2])):
         if isinstance(p, int) and isinstance(q, int) and p != q and p != 1 and q != 1:
-            return ShapeError(
-                "pypto-matmul-rank",
+            return Finding(
+                MATMUL_RANK,
                 f"{c.label}: batch dim {i} is {p} in {fmt_shape(x.shape)} and {q} in {fmt_shape(y.shape)}; "
                 f"batch dims must be equal or 1 (FC3000: batchSize invalid)",
                 "make the batch dims equal, or 1 on one side",
@@ -68,7 +70,7 @@ def matmul_rank(c: Call) -> ShapeError | None:
     return None
 
 
-def matmul_dtypes(c: Call) -> ShapeError | None:
+def matmul_dtypes(c: Call) -> Finding | None:
     """ValueError "Non-FP8 inputs require identical dtypes." (rule: matmul-input-dtypes); FC3002
     out dtype (rule: matmul-out-dtype); ``@`` on a dtype it has no out dtype for
     (rule: matmul-operator-dtype)."""
@@ -77,16 +79,16 @@ def matmul_dtypes(c: Call) -> ShapeError | None:
     if x is None or y is None:
         return None
     if x.dtype is not None and y.dtype is not None and x.dtype != y.dtype and not {x.dtype, y.dtype} <= _FP8_PAIR:
-        return ShapeError(
-            "pypto-matmul-dtype",
+        return Finding(
+            MATMUL_DTYPE,
             f"{c.label} of {x.dtype} and {y.dtype} inputs; matmul needs identical input dtypes "
             "(ValueError: Non-FP8 inputs require identical dtypes.)",
             f"cast one operand first, e.g. pypto.cast({c.args.text(rhs_key, 1) or '<mat2>'}, pypto.{x.dtype})",
         )
     if not c.row.explicit_matmul:  # `@` picks its out dtype from the right operand
         if y.dtype is not None and y.dtype not in _OPERATOR_RHS:
-            return ShapeError(
-                "pypto-matmul-dtype",
+            return Finding(
+                MATMUL_DTYPE,
                 f"{c.label} with a {y.dtype} right operand: `@` only picks an out dtype for "
                 "FP16, BF16, FP32 (same) and INT8 (INT32) (RuntimeError: unsupported dtype)",
                 "call pypto.matmul(a, b, out_dtype) with an explicit out dtype",
@@ -94,15 +96,15 @@ def matmul_dtypes(c: Call) -> ShapeError | None:
         return None
     out = c.args.dtype(out_key, 2)
     if out is not None and out not in _OUT_DTYPES:
-        return ShapeError(
-            "pypto-matmul-dtype",
+        return Finding(
+            MATMUL_DTYPE,
             f"{c.label} with out dtype {out}; only DT_FP32, DT_FP16, DT_BF16 and DT_INT32 are supported (FC3002)",
             "use pypto.DT_FP32 (or DT_INT32 for int8 inputs) and cast the result if needed",
         )
     return None
 
 
-def matmul_doc_dtypes(c: Call) -> ShapeError | None:
+def matmul_doc_dtypes(c: Call) -> Finding | None:
     """Off by default: input/out combinations outside the 0.2.0 docs' table that the compiler
     nevertheless accepts (rule: matmul-doc-table: FP32->FP16, FP32->BF16, INT8->FP32)."""
     if not c.row.explicit_matmul:
@@ -114,8 +116,8 @@ def matmul_doc_dtypes(c: Call) -> ShapeError | None:
     allowed = _DOC_TABLE[x.dtype]
     if out in allowed:
         return None
-    return ShapeError(
-        "pypto-matmul-dtype-doc",
+    return Finding(
+        MATMUL_DTYPE_DOC,
         f"{c.label}: {x.dtype} inputs with out dtype {out} are outside the documented table "
         f"({x.dtype} -> {' or '.join(allowed)}); 0.2.0 compiles it, later versions may not",
         f"use out dtype pypto.{allowed[0]}",
@@ -126,7 +128,7 @@ def _up16(v: int) -> int:
     return max(16, (v + 15) // 16 * 16)
 
 
-def cube_tile_values(c: Call) -> ShapeError | None:
+def cube_tile_values(c: Call) -> Finding | None:
     """CheckCubeTiling / CheckL1L0Tile (rules: cube-tile-alignment, cube-l1-l0)."""
     cube = c.env.cube
     if not isinstance(cube, tuple) or len(cube) != 3:
@@ -170,12 +172,12 @@ def cube_tile_values(c: Call) -> ShapeError | None:
     return None
 
 
-def _cube(c: Call, text: str, code: str, fix: str) -> ShapeError:
+def _cube(c: Call, text: str, code: str, fix: str) -> Finding:
     cube = c.env.cube
     assert isinstance(cube, tuple)
     tile = fmt_cube(cube)
-    return ShapeError(
-        "pypto-cube-tile",
+    return Finding(
+        CUBE_TILE,
         f"{c.label} with cube tile ({tile}): {text} ({code})",
         f"{fix} in pypto.set_cube_tile_shapes(m, k, n)",
     )

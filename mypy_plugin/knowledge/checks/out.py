@@ -12,9 +12,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..codes.op_codes import OUT_DTYPE, OUT_SHAPE
+from ..findings import Finding
 from ..indexing import index, is_int_key
 from ..ops import TensorVal
-from ..shapes import Shape, ShapeError, differ, fmt_shape, numel
+from ..shapes import Shape, differ, fmt_shape, numel
 
 _SILENT = "PyPTO 0.2.0 does not check this: the kernel compiles and writes wrong data"
 
@@ -88,13 +90,13 @@ class Write:
                     and len(value) != self.slices)
 
 
-def write_rank(w: Write) -> ShapeError | None:
+def write_rank(w: Write) -> Finding | None:
     if not w.misses_a_dim_per_slice:
         return None
     ints, slices, value = w.int_keys, w.slices, w.value.shape
     assert value is not None
-    return ShapeError(
-        "pypto-out-shape",
+    return Finding(
+        OUT_SHAPE,
         f"writes a {fmt_shape(value)} result into {w.region_text} through {ints} int "
         f"{'index' if ints == 1 else 'indices'}: the frontend needs a value with one dim per slice "
         f"({slices}) and fails at trace time (AssertionError: The number of slice in key ({slices}) "
@@ -104,30 +106,30 @@ def write_rank(w: Write) -> ShapeError | None:
     )
 
 
-def write_shape(w: Write) -> ShapeError | None:
+def write_shape(w: Write) -> Finding | None:
     if w.misses_a_dim_per_slice or not _provably_different(w.region, w.value.shape):
         return None  # a rank failure at trace time comes first
-    return ShapeError(
-        "pypto-out-shape",
+    return Finding(
+        OUT_SHAPE,
         f"writes a {fmt_shape(w.value.shape)} result into {w.region_text}; {_SILENT}",
         _shape_fix(w.region, w.value.shape, w.target, w.whole),
     )
 
 
-def write_dtype(w: Write) -> ShapeError | None:
+def write_dtype(w: Write) -> Finding | None:
     value, dest = w.value.dtype, w.dest.dtype
     if value is None or dest is None or value == dest:
         return None
-    return ShapeError(
-        "pypto-out-dtype",
+    return Finding(
+        OUT_DTYPE,
         f"writes a {value} result into {w.target}, which is {dest}; {_SILENT}",
         f"cast it first: pypto.cast(result, pypto.{dest})",
     )
 
 
 # The registry of output-write checks, in the order they are reported.
-WRITE_CHECKS: Final[tuple[Callable[[Write], "ShapeError | None"], ...]] = (write_rank, write_shape, write_dtype)
+WRITE_CHECKS: Final[tuple[Callable[[Write], "Finding | None"], ...]] = (write_rank, write_shape, write_dtype)
 
 
-def check_write(w: Write) -> list[ShapeError]:
+def check_write(w: Write) -> list[Finding]:
     return [e for e in (check(w) for check in WRITE_CHECKS) if e is not None]

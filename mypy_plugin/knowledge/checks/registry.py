@@ -1,7 +1,7 @@
 """The registry of op-call checks: which checks run for an op, from the facts in its row.
 
 A check sees one call (:class:`Call`: op, arguments, tiles in force, options, inferred result)
-and returns a :class:`ShapeError` to report, or None. The op's result is inferred either way.
+and returns a :class:`Finding` to report, or None. The op's result is inferred either way.
 Every check stays silent on anything unknown. The checks live in ``*_checks.py`` and import
 only :mod:`.call`, never this module.
 """
@@ -14,14 +14,15 @@ from typing import Final
 from ..call import UNKNOWN_TILES as UNKNOWN_TILES
 from ..call import Call as Call
 from ..call import Env as Env
+from ..codes.op_codes import DYNAMIC_DIM, NOT_CONCRETE
+from ..findings import Finding
 from ..ops import Op, OpKind, Result, TileRegime
-from ..shapes import ShapeError
 from . import dynamic as dyn
 from . import elementwise as ew
 from . import matmul as mm
 from . import tiles as tc
 
-Check = Callable[[Call], "ShapeError | None"]
+Check = Callable[[Call], "Finding | None"]
 
 # Raised by Python at trace time (op/matmul.py), before the compiler looks at any tile.
 # A failure here means the op is never built: the checks after it are not asked.
@@ -58,18 +59,18 @@ def _trace_checks(op: Op) -> tuple[Check, ...]:
     return (DYNAMIC_CHECKS if op.on_dynamic is not None else ()) + TRACE_CHECKS.get(op.kind, ())
 
 
-def recovered(problems: list[ShapeError], result: Result) -> Result:
+def recovered(problems: list[Finding], result: Result) -> Result:
     """The op's result after its checks: what a later op may still be checked with."""
-    if any(p.code in (dyn.DYNAMIC_DIM, dyn.NOT_CONCRETE) for p in problems):
+    if any(p.code in (DYNAMIC_DIM, NOT_CONCRETE) for p in problems):
         return dyn.without_dynamic_dims(result)
     return result
 
 
-def run_checks(op: Op, call: Call) -> list[ShapeError]:
+def run_checks(op: Op, call: Call) -> list[Finding]:
     """What the op's checks report for one call; nothing after a trace-time failure (a comparison
     with an int never reaches the tile that a missing tile would blame)."""
     trace = _trace_checks(op)
-    found: list[ShapeError] = []
+    found: list[Finding] = []
     for check in op_checks(op):
         problem = check(call)
         if problem is not None:

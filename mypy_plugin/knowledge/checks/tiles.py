@@ -12,7 +12,9 @@ from typing import Final
 
 from .. import dtypes
 from ..call import Call
-from ..shapes import Dim, ShapeError, fmt_shape, normalize_axis
+from ..codes.op_codes import REDUCE_ALIGN, RESHAPE_ALIGN, TILE_MISSING, TILE_RANK
+from ..findings import Finding
+from ..shapes import Dim, fmt_shape, normalize_axis
 from ..tiles import NOT_SET, fmt_vec
 from ..values import TensorVal
 
@@ -25,7 +27,7 @@ def _nearest_multiple(value: int, step: int) -> int:
     return up if down == 0 or up - value <= value - down else down
 
 
-def reduce_align(c: Call) -> ShapeError | None:
+def reduce_align(c: Call) -> Finding | None:
     """FC1001: last-axis reduction tile * bytes must be a multiple of 32 (rule: reduce-last-axis-32-byte)."""
     reduce, label, a, env = c.row.reduce, c.label, c.args, c.env
     if not env.reduce_align_rule or reduce is None:
@@ -57,8 +59,8 @@ def reduce_align(c: Call) -> ShapeError | None:
             return None
         assert isinstance(env.vec, tuple)
         tile_text = fmt_vec(env.vec)
-        return ShapeError(
-            "pypto-reduce-align",
+        return Finding(
+            REDUCE_ALIGN,
             f"{label}: vec tile {tile_text} has {tile} at index {rank - 1}, "
             f"{tile} x {size} bytes = {tile * size} bytes, not a multiple of 32 bytes "
             f"(a multiple of {align} elements); the compiler raises FC1001",
@@ -69,8 +71,8 @@ def reduce_align(c: Call) -> ShapeError | None:
     last = x.shape[-1]
     if not isinstance(last, int) or (last * size) % dtypes.BLOCK_BYTES == 0:
         return None
-    return ShapeError(
-        "pypto-reduce-align",
+    return Finding(
+        REDUCE_ALIGN,
         f"{label}: last dim {last} x {size} bytes = {last * size} bytes is not a multiple of 32 bytes "
         f"(reduce_align_fallback = \"dim\": the vec tile is not known here)",
         f"pad the last dim to a multiple of {align} (e.g. {_nearest_multiple(last, align)}), {alt}",
@@ -80,15 +82,15 @@ def reduce_align(c: Call) -> ShapeError | None:
 _SET_VEC_NOTE: Final = "call pypto.set_vec_tile_shapes(...) earlier in the kernel, one entry per dim of the output"
 
 
-def vec_tile_missing(c: Call) -> ShapeError | None:
+def vec_tile_missing(c: Call) -> Finding | None:
     """F21004 "op [ADD]tile shape not set" (rule: vec-tile-required; EXP, MULS, CAST, REGISTER_COPY likewise)."""
     label, a, env = c.label, c.args, c.env
     if env.vec is not NOT_SET:
         return None
     if not any(isinstance(a.tensor(k, i), TensorVal) for k, i in (("input", 0), ("other", 1))):
         return None
-    return ShapeError(
-        "pypto-tile-missing",
+    return Finding(
+        TILE_MISSING,
         f"{label} runs with no vec tile set in this kernel; the compiler raises F21004 (tile shape not set)",
         _SET_VEC_NOTE,
     )
@@ -107,7 +109,7 @@ def _copies(c: Call, x: TensorVal) -> bool | None:
     return True
 
 
-def copy_tile_align(c: Call) -> ShapeError | None:
+def copy_tile_align(c: Call) -> Finding | None:
     """CHECK FAILED "FwkOp tile shape's last dim is not aligned" (rule: copy-tile-32-byte): a copying
     reshape/view written whole into an output, whose output has one dim per vec tile entry, needs
     the tile's last entry x bytes to be a multiple of 32. The tile in force at the call counts, not
@@ -124,8 +126,8 @@ def copy_tile_align(c: Call) -> ShapeError | None:
     if size is None or align is None or (vec[-1] * size) % dtypes.BLOCK_BYTES == 0:
         return None
     tile = "(" + ", ".join("?" if t is None else str(t) for t in vec) + ")"
-    return ShapeError(
-        "pypto-reshape-align",
+    return Finding(
+        RESHAPE_ALIGN,
         f"copies into {fmt_shape(out.shape)} {out.dtype} under vec tile {tile}: its last entry {vec[-1]} x {size} "
         f"bytes = {vec[-1] * size} bytes is not a multiple of 32 bytes; the compiler fails "
         "(CHECK FAILED: FwkOp tile shape's last dim is not aligned)",
@@ -134,7 +136,7 @@ def copy_tile_align(c: Call) -> ShapeError | None:
     )
 
 
-def reshape_tile_missing(c: Call) -> ShapeError | None:
+def reshape_tile_missing(c: Call) -> Finding | None:
     """reshape / view copy the data (rule: reshape-copy-needs-tile), except a reshape
     to the very dims the tensor has, written out (differential cases 55, 547); with a -1 in the
     target it copies even then (cases 149, 487). Unlike the other vec ops, the copy takes its
@@ -148,7 +150,7 @@ def reshape_tile_missing(c: Call) -> ShapeError | None:
     return vec_tile_missing(c)
 
 
-def reduce_tile_missing(c: Call) -> ShapeError | None:
+def reduce_tile_missing(c: Call) -> Finding | None:
     """A reduction with no vec tile reads past an empty tile list: SIGSEGV, no message
     (rule: reduce-without-tile-crashes). One that reduces a 2-byte float in FP32 first casts it,
     and the CAST fails first: F21004 (softmax, var, prod, rms_norm on FP16/BF16, probed)."""
@@ -162,16 +164,16 @@ def reduce_tile_missing(c: Call) -> ShapeError | None:
                     "(op [CAST]tile shape not set)")
     else:
         reaction = "PyPTO 0.2.0 crashes with SIGSEGV and no message"
-    return ShapeError("pypto-tile-missing", f"{label} runs with no vec tile set in this kernel; {reaction}", _SET_VEC_NOTE)
+    return Finding(TILE_MISSING, f"{label} runs with no vec tile set in this kernel; {reaction}", _SET_VEC_NOTE)
 
 
-def cube_tile_missing(c: Call) -> ShapeError | None:
+def cube_tile_missing(c: Call) -> Finding | None:
     """FC4000 "Invalid tile values: kL0=0 ..." (rule: cube-tile-required)."""
     label, env = c.label, c.env
     if env.cube is not NOT_SET:
         return None
-    return ShapeError(
-        "pypto-tile-missing",
+    return Finding(
+        TILE_MISSING,
         f"{label} runs with no cube tile set in this kernel; the compiler raises FC4000 (Invalid tile values: kL0=0 ...)",
         "call pypto.set_cube_tile_shapes([mL0, mL1], [kL0, kL1], [nL0, nL1]) before the matmul",
     )
@@ -188,7 +190,7 @@ def _tensor_shapes(c: Call) -> list[tuple[Dim, ...]]:
     return shapes
 
 
-def vec_tile_rank(c: Call) -> ShapeError | None:
+def vec_tile_rank(c: Call) -> Finding | None:
     """A vec tile with fewer entries than the op's tensors: the pass fails with "Run pass
     failed." and the reason only in the log (rule: vec-tile-rank; tile_shape_verifier.h). More
     is fine. Leading dims of 1 do not excuse it. The row's ``short_tile`` holds the exceptions:
@@ -206,8 +208,8 @@ def vec_tile_rank(c: Call) -> ShapeError | None:
         return None
     need = max(len(s) for s in short)
     tile = "(" + ", ".join("?" if t is None else str(t) for t in c.env.vec) + ")"
-    return ShapeError(
-        "pypto-tile-rank",
+    return Finding(
+        TILE_RANK,
         f"{c.label} works on rank-{need} tensors but the vec tile {tile} has {len(c.env.vec)} "
         f"entr{'y' if len(c.env.vec) == 1 else 'ies'}; the compile pass fails with \"Run pass failed.\" "
         f"(log: Tile shape size {len(c.env.vec)} is not matched the output shape size {need})",
@@ -217,7 +219,7 @@ def vec_tile_rank(c: Call) -> ShapeError | None:
     )
 
 
-def transpose_tile_rank(c: Call) -> ShapeError | None:
+def transpose_tile_rank(c: Call) -> Finding | None:
     """FC0000 "TileShape dim num should same to input." unless both swapped dims are 1 or
     equal (rule: transpose-tile-rank)."""
     x = c.args.tensor("input", 0)
@@ -234,8 +236,8 @@ def transpose_tile_rank(c: Call) -> ShapeError | None:
         have = f"the vec tile has {len(c.env.vec)} entr{'y' if len(c.env.vec) == 1 else 'ies'}"
     else:
         return None
-    return ShapeError(
-        "pypto-tile-rank",
+    return Finding(
+        TILE_RANK,
         f"{c.label} of a rank-{rank} tensor {fmt_shape(x.shape)} needs a vec tile with exactly {rank} entries, "
         f"but {have}; the compiler raises FC0000 (TileShape dim num should same to input.)",
         f"set pypto.set_vec_tile_shapes(...) with {rank} entries before the transpose, "

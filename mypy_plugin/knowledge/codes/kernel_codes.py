@@ -1,0 +1,55 @@
+"""The codes of findings about a kernel as a whole: its definition, its scopes, moved tensors."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .table import Code
+
+KERNEL_SCOPE: Final = Code(
+    "pypto-kernel-scope",
+    summary="A name read inside a lambda or comprehension of a jit kernel, which cannot see it",
+    catches=(
+        "A lambda, a generator expression or (before Python 3.12) a list/set/dict comprehension in a jit "
+        "kernel that reads a kernel parameter, local or module name: the frontend evaluates kernel code "
+        "with empty globals, so a nested scope sees only builtins and its own names."
+    ),
+    compiler="NameError: name 'a' is not defined, at trace time.",
+    bad="parts = [a * float(i) for i in range(2)]\nout[:] = (lambda x: x * a)(b)",
+    fixed="parts = [x * 2.0 for x in (a, b)]\nout[:] = (lambda x, a=a: x * a)(b)",
+    rules=("kernel-nested-scope",),
+)
+
+JIT_KEYWORD: Final = Code(
+    "pypto-jit-keyword",
+    summary="A pypto.frontend.jit keyword that PyPTO 0.2.0 does not have",
+    catches="A pypto.frontend.jit(...) keyword that 0.2.0's jit does not take (new_ir=..., from a newer PyPTO).",
+    compiler="TypeError: jit() got an unexpected keyword argument 'new_ir', when the module is imported.",
+    bad="@pypto.frontend.jit(new_ir=True)",
+    fixed="@pypto.frontend.jit()",
+    rules=("jit-keywords",),
+)
+
+USE_AFTER_MOVE: Final = Code(
+    "pypto-use-after-move",
+    summary="A tensor read after it was moved into an output",
+    catches="Reading a tensor after out[:] = t / out.move(t) handed its storage to an output.",
+    compiler="'ValueError: Empty tensor.' at trace time, or SIGSEGV in a reduction.",
+    bad="o1[:] = t\no2[:] = t + 1.0",
+    fixed="o1[:] = t\no2[:] = o1 + 1.0     # or o1[:] = pypto.clone(t)",
+    rules=("move-empties-source",),
+)
+
+KERNEL_SIGNATURE: Final = Code(
+    "pypto-kernel-signature",
+    summary="A jit kernel definition the frontend rejects",
+    catches=(
+        "A jit kernel definition the frontend rejects: a return, a return annotation (even -> None), a "
+        "tensor parameter after a non-tensor one, from __future__ import annotations, a def inside the "
+        "kernel."
+    ),
+    compiler="'ValueError: Return statements are not allowed' and friends.",
+    bad="@pypto.frontend.jit\ndef k(cfg, a: pypto.Tensor([8, 16], pypto.DT_FP32)) -> None:\n    ...",
+    fixed="@pypto.frontend.jit\ndef k(a: pypto.Tensor([8, 16], pypto.DT_FP32), cfg=None):\n    ...",
+    rules=("kernel-no-return", "kernel-tensor-params-first", "kernel-no-future-annotations", "kernel-no-nested-def"),
+)
