@@ -89,4 +89,4 @@ def test_findings_compare_by_value_and_pickle() -> None:
     assert Finding(REDUCE_ALIGN, "m", "n") != Finding(REDUCE_ALIGN, "m", None)
     assert len({Finding(REDUCE_ALIGN, "m"), Finding(REDUCE_ALIGN, "m")}) == 1
     back = pickle.loads(pickle.dumps(Finding(REDUCE_ALIGN, "m", "n")))
-    assert back == Finding(REDUCE_ALIGN, "m", "n") and back.code is REDUCE_ALIGN
+    assert back == Finding(REDUCE_ALIGN, "m", "n") and back.code == REDUCE_ALIGN
