@@ -157,3 +157,17 @@ def load(config_file: str | None) -> PluginConfig:
     if not parser.has_section(SECTION):
         return PluginConfig()
     return PluginConfig.from_mapping(dict(parser.items(SECTION)))
+
+
+# The options of this mypy run: the plugin loads them once (``activate``); the code that reads
+# them outside a hook that has the plugin at hand (messages naming the release, call-site
+# checks) asks ``active()``. One holder, set in one place.
+_ACTIVE: list[PluginConfig] = []
+
+
+def activate(config: PluginConfig) -> None:
+    _ACTIVE[:] = [config]
+
+
+def active() -> PluginConfig:
+    return _ACTIVE[0] if _ACTIVE else PluginConfig()

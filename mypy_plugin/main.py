@@ -81,8 +81,7 @@ class PyptoPlugin(Plugin):
             raise SystemExit(2) from None
         self.session = hooks.Session(self.config)
         self._helper_calls = helper_calls.HelperCalls(self.session)
-        call_sites.ENABLED[0] = self.config.host_calls
-        diagnostics.RELEASE[0] = self.config.release
+        config.activate(self.config)
         # `dmypy run` loads the plugin again on each run and restarts when a plugin module's
         # __version__ differs from the running one's (mypy's plugins snapshot): so a changed
         # [pypto-stubs] option, or plugin code, restarts the daemon instead of going unseen.

@@ -10,7 +10,7 @@ from mypy.errorcodes import ErrorCode
 from mypy.nodes import CallExpr, Context, MemberExpr
 from mypy.plugin import CheckerPluginInterface
 
-from .. import errorcodes
+from .. import config, errorcodes
 from ..debug import degrade
 from ..knowledge.codes.op_codes import NO_METHOD, TRANSPOSE
 from ..knowledge.findings import Finding
@@ -26,14 +26,13 @@ def describe(val: TensorVal | None) -> str:
     return "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
 
 
-# The PyPTO release messages name: the configured pypto_version (main.PyptoPlugin sets it for
-# the run). The texts are written for the verified release, TARGET_PYPTO; a user who targets
-# another one reads its number instead (the checks that hold only on 0.2.0 are off there).
-RELEASE: Final[list[str]] = [TARGET_PYPTO]
 
 
 def _named_release(text: str) -> str:
-    return text if RELEASE[0] == TARGET_PYPTO else text.replace(TARGET_PYPTO, RELEASE[0])
+    """The texts are written for the verified release, TARGET_PYPTO; a user who targets another one
+    (``pypto_version``) reads its number instead (the checks that hold only on 0.2.0 are off there)."""
+    release = config.active().release
+    return text if release == TARGET_PYPTO else text.replace(TARGET_PYPTO, release)
 
 
 def report(

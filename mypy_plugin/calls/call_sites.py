@@ -13,6 +13,7 @@ from mypy.nodes import CallExpr, Context, Decorator, FuncDef, MypyFile, RefExpr
 from mypy.plugin import FunctionContext
 from mypy.types import Type
 
+from .. import config
 from ..bridge.diagnostics import report
 from ..debug import degrade
 from ..host.call_check import at_call, findings, traced_with
@@ -27,8 +28,6 @@ from .host_sites import module_sites
 # plugin cannot look those up, so their definitions register them for the call hook (which
 # checks the callee again at each call: a stale name costs a lookup, never a wrong answer).
 LOCAL_KERNELS: set[str] = set()
-# [pypto-stubs] host_calls (set by the plugin when it loads).
-ENABLED: list[bool] = [True]
 
 
 def kernel_call_hook(ctx: FunctionContext) -> Type:
@@ -55,14 +54,14 @@ def kernel_defined(api: object, dec: Decorator) -> None:
     calls of the kernel when a factory of this module makes it."""
     if jit_kernel(dec) is None:
         return
-    if "." not in dec.func.fullname and ENABLED[0]:
+    if "." not in dec.func.fullname and config.active().host_calls:
         LOCAL_KERNELS.add(dec.func.fullname)
         factory = _enclosing_function(api)
         if factory is not None:
             made = module_sites(api).of.get(f"{factory.name}.{dec.func.name}", [])
             if made:
                 _check_sites(api, dec, made, None)
-    elif ENABLED[0] and own_kernel(api, dec):
+    elif config.active().host_calls and own_kernel(api, dec):
         # calls mypy sees no kernel at (a variable, functools.partial): checked from here
         indirect = [s for s in module_sites(api).of.get(dec.func.name, []) if s.indirect]
         if indirect:

@@ -9,7 +9,7 @@ from mypy.types import AnyType, Type, get_proper_type
 
 from ..bridge.tensor_types import tensor_val
 from ..kernel import copies as kernel_copies
-from ..knowledge.call import Env
+from ..knowledge.op_call import Env
 from ..knowledge.ops import Op
 from ..knowledge.tiles import UNKNOWN
 from ..knowledge.values import Result, TensorVal

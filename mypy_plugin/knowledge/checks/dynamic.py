@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..call import Call
+from ..op_call import Call
 from ..codes.op_codes import DYNAMIC_DIM, NOT_CONCRETE
 from ..findings import Finding
 from ..indexing import Span

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..call import Call
+from ..op_call import Call
 from ..codes.op_codes import COMPARE_INT, DTYPE_MISMATCH
 from ..findings import Finding
 from ..shapes import fmt_shape

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from .. import dtypes
-from ..call import Call
+from ..op_call import Call
 from ..codes.op_codes import CUBE_TILE, MATMUL_DTYPE, MATMUL_DTYPE_DOC, MATMUL_RANK
 from ..findings import Finding
 from ..shapes import fmt_shape

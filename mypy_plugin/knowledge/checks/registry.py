@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from ..call import UNKNOWN_TILES as UNKNOWN_TILES
-from ..call import Call as Call
-from ..call import Env as Env
+from ..op_call import UNKNOWN_TILES as UNKNOWN_TILES
+from ..op_call import Call as Call
+from ..op_call import Env as Env
 from ..codes.op_codes import DYNAMIC_DIM, NOT_CONCRETE
 from ..findings import Finding
 from ..ops import Op, OpKind, Result, TileRegime

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from .. import dtypes
-from ..call import Call
+from ..op_call import Call
 from ..codes.op_codes import REDUCE_ALIGN, RESHAPE_ALIGN, TILE_MISSING, TILE_RANK
 from ..findings import Finding
 from ..shapes import Dim, fmt_shape, normalize_axis
