@@ -53,6 +53,10 @@ KERNEL_SCOPE: Final = ErrorCode(
 JIT_KEYWORD: Final = ErrorCode(
     "pypto-jit-keyword", "A pypto.frontend.jit keyword that PyPTO 0.2.0 does not have", _CATEGORY
 )
+KERNEL_WHILE: Final = ErrorCode("pypto-kernel-while", "A while loop in a jit kernel (the parser has none)", _CATEGORY)
+PARAM_REBIND: Final = ErrorCode(
+    "pypto-param-rebind", "A tensor parameter rebound (= or +=) in a kernel: the tensor passed in is not written", _CATEGORY
+)
 # Host calls of a kernel (the same codes as the runtime guard's findings).
 CALL_SHAPE: Final = ErrorCode("pypto-call-shape", "A kernel call whose tensor dims differ from the annotation", _CATEGORY)
 CALL_DTYPE: Final = ErrorCode("pypto-call-dtype", "A kernel call whose tensor dtype differs from the annotation", _CATEGORY)
@@ -66,7 +70,7 @@ BY_NAME: Final[dict[str, ErrorCode]] = {
     for c in (
         TRANSPOSE, NO_METHOD, REDUCE_ALIGN, MATMUL_K, BROADCAST, RESHAPE, RESHAPE_ALIGN, AXIS, TILE_MISSING, TILE_RANK,
         CUBE_TILE, COMPARE_INT, DYNAMIC_DIM, NOT_CONCRETE, DTYPE_MISMATCH, MATMUL_DTYPE, MATMUL_DTYPE_DOC, MATMUL_RANK, OUT_SHAPE, OUT_DTYPE,
-        KERNEL_SIGNATURE, KERNEL_SCOPE, JIT_KEYWORD, USE_AFTER_MOVE, CALL_SHAPE, CALL_DTYPE, CALL_RANK, CALL_SYMBOL, CALL_LAYOUT,
+        KERNEL_SIGNATURE, KERNEL_SCOPE, JIT_KEYWORD, USE_AFTER_MOVE, KERNEL_WHILE, PARAM_REBIND, CALL_SHAPE, CALL_DTYPE, CALL_RANK, CALL_SYMBOL, CALL_LAYOUT,
         CALL_ARGS,
     )
 }

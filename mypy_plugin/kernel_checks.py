@@ -18,6 +18,7 @@ from .config import PluginConfig
 from .kernel_dims import check_dims
 from .kernel_scope import check_scope
 from .kernel_signature import check_signature
+from .kernel_statements import check_parameter_rebind, check_while
 from .kernels import DECORATORS, KERNEL_DECORATORS, decorated_with
 from .use_after_move import check_moves
 
@@ -29,6 +30,8 @@ KERNEL_CHECKS: Final[tuple[tuple[frozenset[str], KernelCheck, Callable[[PluginCo
     (DECORATORS, check_moves, _ALWAYS),  # jit kernels and @pypto.frontend.function helpers
     (KERNEL_DECORATORS, check_signature, _ALWAYS),
     (KERNEL_DECORATORS, check_scope, _ALWAYS),
+    (KERNEL_DECORATORS, check_while, _ALWAYS),
+    (KERNEL_DECORATORS, check_parameter_rebind, _ALWAYS),
     (KERNEL_DECORATORS, check_dims, lambda config: config.has_dynamic_dim_rules),
 )
 

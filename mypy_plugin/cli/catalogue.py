@@ -219,6 +219,21 @@ CODES: tuple[CodeDoc, ...] = (
         "@pypto.frontend.jit\ndef k(cfg, a: pypto.Tensor([8, 16], pypto.DT_FP32)) -> None:\n    ...",
         "@pypto.frontend.jit\ndef k(a: pypto.Tensor([8, 16], pypto.DT_FP32), cfg=None):\n    ...",
     ),
+    CodeDoc(
+        "pypto-kernel-while",
+        "A while loop in a jit kernel's body.",
+        "'ParserError: While is not supported by the PTO parser yet.' at the while line.",
+        "while i < n:\n    ...",
+        "for i in pypto.loop(n):\n    ...",
+    ),
+    CodeDoc(
+        "pypto-param-rebind",
+        "A tensor parameter rebound in a kernel (out = x, out += x) whose new value is never read.",
+        "Nothing: it compiles, the assignment only rebinds the name, and the tensor passed in is not written "
+        "(out += x drops the add).",
+        "out = a + 1.0",
+        "out[:] = a + 1.0     # or out.move(a + 1.0)",
+    ),
     # Host calls of a kernel (static checks of host code, and the runtime guard).
     CodeDoc(
         "pypto-call-shape",

@@ -69,6 +69,7 @@ CODE_RULES: list[tuple[str, str]] = [
     (r"Compare\(\): incompatible function arguments", "pypto-compare-int"),
     (r"NameError: name '\w+' is not defined", "pypto-kernel-scope"),
     (r"jit\(\) got an unexpected keyword argument", "pypto-jit-keyword"),
+    (r"While is not supported by the PTO parser", "pypto-kernel-while"),
     # a dynamic dim (-1 while tracing): a builtin that needs its value, a whole-tensor op on it
     (r"Not concrete value|'SymbolicScalar' object cannot be interpreted as an integer|"
      r"bad operand type for abs\(\): 'SymbolicScalar'|unsupported operand type\(s\) for divmod\(\): 'SymbolicScalar'|"
