@@ -57,6 +57,13 @@ KERNEL_WHILE: Final = ErrorCode("pypto-kernel-while", "A while loop in a jit ker
 PARAM_REBIND: Final = ErrorCode(
     "pypto-param-rebind", "A tensor parameter rebound (= or +=) in a kernel: the tensor passed in is not written", _CATEGORY
 )
+VIEW_RANK: Final = ErrorCode(
+    "pypto-view-rank", "view offsets or valid_shape with another number of entries than the shape", _CATEGORY
+)
+CUBE_TILE_ENTRIES: Final = ErrorCode(
+    "pypto-cube-tile-entries", "set_cube_tile_shapes lists of the wrong length (m, n: 2; k: 2 or 3)", _CATEGORY
+)
+HOST_CREATION: Final = ErrorCode("pypto-host-creation", "pypto.zeros / ones / full outside a jit kernel", _CATEGORY)
 # Host calls of a kernel (the same codes as the runtime guard's findings).
 CALL_SHAPE: Final = ErrorCode("pypto-call-shape", "A kernel call whose tensor dims differ from the annotation", _CATEGORY)
 CALL_DTYPE: Final = ErrorCode("pypto-call-dtype", "A kernel call whose tensor dtype differs from the annotation", _CATEGORY)
@@ -70,7 +77,8 @@ BY_NAME: Final[dict[str, ErrorCode]] = {
     for c in (
         TRANSPOSE, NO_METHOD, REDUCE_ALIGN, MATMUL_K, BROADCAST, RESHAPE, RESHAPE_ALIGN, AXIS, TILE_MISSING, TILE_RANK,
         CUBE_TILE, COMPARE_INT, DYNAMIC_DIM, NOT_CONCRETE, DTYPE_MISMATCH, MATMUL_DTYPE, MATMUL_DTYPE_DOC, MATMUL_RANK, OUT_SHAPE, OUT_DTYPE,
-        KERNEL_SIGNATURE, KERNEL_SCOPE, JIT_KEYWORD, USE_AFTER_MOVE, KERNEL_WHILE, PARAM_REBIND, CALL_SHAPE, CALL_DTYPE, CALL_RANK, CALL_SYMBOL, CALL_LAYOUT,
+        KERNEL_SIGNATURE, KERNEL_SCOPE, JIT_KEYWORD, USE_AFTER_MOVE, KERNEL_WHILE, PARAM_REBIND,
+        VIEW_RANK, CUBE_TILE_ENTRIES, HOST_CREATION, CALL_SHAPE, CALL_DTYPE, CALL_RANK, CALL_SYMBOL, CALL_LAYOUT,
         CALL_ARGS,
     )
 }

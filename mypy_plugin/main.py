@@ -21,7 +21,7 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
 
-from . import attribute_hooks, call_sites, config, diagnostics, helper_calls, hooks, jit_options, kernels
+from . import attribute_hooks, call_form_checks, call_sites, config, diagnostics, helper_calls, hooks, jit_options, kernels
 from . import module_options, native_parse
 from .annotations import analyze_tensor
 from .rewrite_markers import MARKER_FULLNAME, analyze_marker
@@ -120,7 +120,7 @@ class PyptoPlugin(Plugin):
     # mypy asks once per call expression: build each hook once per fullname.
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname not in self._function_hooks:
-            self._function_hooks[fullname] = self._function_hook(fullname)
+            self._function_hooks[fullname] = call_form_checks.wrap(fullname, self._function_hook(fullname))
         hook = self._function_hooks[fullname]
         if hook is None and self.config.host_calls:
             # Not cached: a daemon run may find the name bound to something else.
@@ -151,7 +151,7 @@ class PyptoPlugin(Plugin):
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:
-            self._method_hooks[fullname] = self._method_hook(fullname)
+            self._method_hooks[fullname] = call_form_checks.wrap(fullname, self._method_hook(fullname))
         return self._method_hooks[fullname]
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:

@@ -234,6 +234,28 @@ CODES: tuple[CodeDoc, ...] = (
         "out = a + 1.0",
         "out[:] = a + 1.0     # or out.move(a + 1.0)",
     ),
+    CodeDoc(
+        "pypto-view-rank",
+        "pypto.view / Tensor.view whose offsets or valid_shape list has another number of entries than the shape.",
+        "F21004 when it compiles ('lhs.size():2, rhs.size():1, func Add' / 'Their size actually are 1 and 2'), "
+        "on no line of the kernel.",
+        "v = pypto.view(a, [8, 16], [0])",
+        "v = pypto.view(a, [8, 16], [0, 0])",
+    ),
+    CodeDoc(
+        "pypto-cube-tile-entries",
+        "pypto.set_cube_tile_shapes whose m or n list does not have 2 entries, or whose k list has neither 2 nor 3.",
+        "'ValueError: m must have exactly 2 elements, got 1' (k: '2 or 3 elements') at the call.",
+        "pypto.set_cube_tile_shapes([16], [32], [16])",
+        "pypto.set_cube_tile_shapes([16, 16], [32, 32], [16, 16])",
+    ),
+    CodeDoc(
+        "pypto-host-creation",
+        "pypto.zeros / pypto.ones / pypto.full in module-level code (outside any jit kernel).",
+        "'RuntimeError: Errcode: F21003!' (func Operation) when the module is imported.",
+        "ONES = pypto.ones([8, 16], dtype=pypto.DT_FP32)",
+        "ONES = torch.ones(8, 16)     # or pypto.ones(...) inside the kernel",
+    ),
     # Host calls of a kernel (static checks of host code, and the runtime guard).
     CodeDoc(
         "pypto-call-shape",
