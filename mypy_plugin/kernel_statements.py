@@ -124,10 +124,12 @@ def check_parameter_rebind(api: CheckerPluginInterface, deco: Decorator) -> None
             later = [t for j, (t, _) in enumerate(walked) if j != i and (j > i or (loops and t.line >= start))]
             if any(_reads(t, name) for t in later if not isinstance(t, (FuncDef, Decorator))):
                 continue
-            aug = isinstance(s, OperatorAssignmentStmt)
-            form = f"{name} {s.op}= ..." if isinstance(s, OperatorAssignmentStmt) else f"{name} = ..."
-            fix = (f"write into the tensor: {name}[:] = {name} {s.op} <value>" if aug
-                   else f"write into the tensor: {name}[:] = <value> (or {name}.move(<value>))")
+            if isinstance(s, OperatorAssignmentStmt):
+                form = f"{name} {s.op}= ..."
+                fix = f"write into the tensor: {name}[:] = {name} {s.op} <value>"
+            else:
+                form = f"{name} = ..."
+                fix = f"write into the tensor: {name}[:] = <value> (or {name}.move(<value>))"
             report(
                 api, codes.PARAM_REBIND,
                 f'jit kernel "{func.name}" rebinds its tensor parameter "{name}" ({form}) and never reads the new '
