@@ -28,6 +28,7 @@ from .calls import call_sites
 from .calls import helpers as helper_calls
 from .debug import degrade
 from .hooks import attributes as attribute_hooks
+from .hooks import call_forms as call_form_checks
 from .hooks import jit_options, module_options
 from .hooks import op_calls as hooks
 from .hooks.annotations import analyze_tensor
@@ -127,7 +128,7 @@ class PyptoPlugin(Plugin):
     # mypy asks once per call expression: build each hook once per fullname.
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname not in self._function_hooks:
-            self._function_hooks[fullname] = self._function_hook(fullname)
+            self._function_hooks[fullname] = call_form_checks.wrap(fullname, self._function_hook(fullname))
         hook = self._function_hooks[fullname]
         if hook is None and self.config.host_calls:
             # Not cached: a daemon run may find the name bound to something else.
@@ -158,7 +159,7 @@ class PyptoPlugin(Plugin):
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:
-            self._method_hooks[fullname] = self._method_hook(fullname)
+            self._method_hooks[fullname] = call_form_checks.wrap(fullname, self._method_hook(fullname))
         return self._method_hooks[fullname]
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:

@@ -20,6 +20,7 @@ from .decorators import decorated_with
 from .dims import check_dims
 from .scope import check_scope
 from .signature import check_signature
+from .statements import check_parameter_rebind, check_while
 from .use_after_move import check_moves
 
 KernelCheck = Callable[[CheckerPluginInterface, Decorator], None]
@@ -30,6 +31,8 @@ KERNEL_CHECKS: Final[tuple[tuple[frozenset[str], KernelCheck, Callable[[PluginCo
     (DECORATORS, check_moves, _ALWAYS),  # jit kernels and @pypto.frontend.function helpers
     (KERNEL_DECORATORS, check_signature, _ALWAYS),
     (KERNEL_DECORATORS, check_scope, _ALWAYS),
+    (KERNEL_DECORATORS, check_while, _ALWAYS),
+    (KERNEL_DECORATORS, check_parameter_rebind, _ALWAYS),
     (KERNEL_DECORATORS, check_dims, lambda config: config.has_dynamic_dim_rules),
 )
 

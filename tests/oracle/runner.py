@@ -69,6 +69,10 @@ CODE_RULES: list[tuple[str, str]] = [
     (r"Compare\(\): incompatible function arguments", "pypto-compare-int"),
     (r"NameError: name '\w+' is not defined", "pypto-kernel-scope"),
     (r"jit\(\) got an unexpected keyword argument", "pypto-jit-keyword"),
+    (r"While is not supported by the PTO parser", "pypto-kernel-while"),
+    (r"lhs\.size\(\):\d+, rhs\.size\(\):\d+, func Add, file tensor_offset", "pypto-view-rank"),
+    (r"\b[mkn] must have (?:exactly 2|2 or 3) elements", "pypto-cube-tile-entries"),
+    (r"Errcode: F21003!", "pypto-host-creation"),
     # a dynamic dim (-1 while tracing): a builtin that needs its value, a whole-tensor op on it
     (r"Not concrete value|'SymbolicScalar' object cannot be interpreted as an integer|"
      r"bad operand type for abs\(\): 'SymbolicScalar'|unsupported operand type\(s\) for divmod\(\): 'SymbolicScalar'|"

@@ -11,6 +11,8 @@ Each ``regressions/*.py`` file is a minimal kernel whose verdict was established
                                          no other pypto-* error on an earlier line
     # oracle: silent ...              -> (a host module) 0.2.0 runs the call, and its check mode
                                          (runtime_debug_mode=3) rejects it with that pypto-call-* code
+    # oracle: compiles, wrong result  -> 0.2.0 compiles the kernel, and the expected code is a
+                                         silent wrong result (the header says what the graph shows)
     # checker: known gap ...          -> the checker does not report it yet (xfail, strict: remove
                                          the header when it does)
     # compiler blames: <line>         -> the compiler's marker names this line (the kernel's call
@@ -37,6 +39,7 @@ HERE = Path(__file__).resolve().parent / "regressions"
 FILES = sorted(HERE.glob("*.py"))
 NONDETERMINISTIC = "# oracle: nondeterministic"  # the checker must stay silent; the compiler is not asked
 SILENT = "# oracle: silent"  # 0.2.0 runs it; runtime_debug_mode=3 rejects it
+WRONG_RESULT = "# oracle: compiles, wrong result"  # 0.2.0 compiles it; the finding is a silent wrong result
 KNOWN_GAP = "# checker: known gap"
 EXPECT = re.compile(r"^# expect: (OK|(pypto-[\w-]+) (\d+))\s*$", re.M)
 BLAMES = re.compile(r"^# compiler blames: (\d+)\s*$", re.M)
@@ -115,7 +118,7 @@ def test_regression_header_matches_compiler(path: Path, compiled: dict[tuple[str
         d3 = compiled[(path.name, True)]
         assert (debug3_code(d3.text) or ("", ""))[0] == wants[0][1], d3.short()
         return
-    if wants[0][0] == "OK":
+    if wants[0][0] == "OK" or WRONG_RESULT in path.read_text():
         assert v.accepted, v.short()
         return
     _, code, line = wants[0]

@@ -53,3 +53,36 @@ KERNEL_SIGNATURE: Final = Code(
     fixed="@pypto.frontend.jit\ndef k(a: pypto.Tensor([8, 16], pypto.DT_FP32), cfg=None):\n    ...",
     rules=("kernel-no-return", "kernel-tensor-params-first", "kernel-no-future-annotations", "kernel-no-nested-def"),
 )
+
+KERNEL_WHILE: Final = Code(
+    "pypto-kernel-while",
+    summary="A while loop in a jit kernel (the parser has none)",
+    catches="A while loop in a jit kernel's body.",
+    compiler="'ParserError: While is not supported by the PTO parser yet.' at the while line.",
+    bad="while i < n:\n    ...",
+    fixed="for i in pypto.loop(n):\n    ...",
+    rules=("kernel-no-while",),
+)
+
+PARAM_REBIND: Final = Code(
+    "pypto-param-rebind",
+    summary="A tensor parameter rebound (= or +=) in a kernel: the tensor passed in is not written",
+    catches="A tensor parameter rebound in a kernel (out = x, out += x) whose new value is never read.",
+    compiler=(
+        "Nothing: it compiles, the assignment only rebinds the name, and the tensor passed in is not written "
+        "(out += x drops the add)."
+    ),
+    bad="out = a + 1.0",
+    fixed="out[:] = a + 1.0     # or out.move(a + 1.0)",
+    rules=("kernel-parameter-rebind",),
+)
+
+HOST_CREATION: Final = Code(
+    "pypto-host-creation",
+    summary="pypto.zeros / ones / full outside a jit kernel",
+    catches="pypto.zeros / pypto.ones / pypto.full in module-level code (outside any jit kernel).",
+    compiler="'RuntimeError: Errcode: F21003!' (func Operation) when the module is imported.",
+    bad="ONES = pypto.ones([8, 16], dtype=pypto.DT_FP32)",
+    fixed="ONES = torch.ones(8, 16)     # or pypto.ones(...) inside the kernel",
+    rules=("host-tensor-creation",),
+)

@@ -244,3 +244,26 @@ NOT_CONCRETE: Final = Code(
     fixed="rows = x.shape[0].min(8)",
     rules=("dynamic-dim-traced-as-minus-one", "dynamic-dim-not-concrete", "dynamic-dim-in-shape-list", "dynamic-dim-slice-extent"),
 )
+
+VIEW_RANK: Final = Code(
+    "pypto-view-rank",
+    summary="view offsets or valid_shape with another number of entries than the shape",
+    catches="pypto.view / Tensor.view whose offsets or valid_shape list has another number of entries than the shape.",
+    compiler=(
+        "F21004 when it compiles ('lhs.size():2, rhs.size():1, func Add' / 'Their size actually are 1 and 2'), "
+        "on no line of the kernel."
+    ),
+    bad="v = pypto.view(a, [8, 16], [0])",
+    fixed="v = pypto.view(a, [8, 16], [0, 0])",
+    rules=("view-offsets-rank",),
+)
+
+CUBE_TILE_ENTRIES: Final = Code(
+    "pypto-cube-tile-entries",
+    summary="set_cube_tile_shapes lists of the wrong length (m, n: 2; k: 2 or 3)",
+    catches="pypto.set_cube_tile_shapes whose m or n list does not have 2 entries, or whose k list has neither 2 nor 3.",
+    compiler="'ValueError: m must have exactly 2 elements, got 1' (k: '2 or 3 elements') at the call.",
+    bad="pypto.set_cube_tile_shapes([16], [32], [16])",
+    fixed="pypto.set_cube_tile_shapes([16, 16], [32, 32], [16, 16])",
+    rules=("cube-tile-entries",),
+)
