@@ -43,7 +43,7 @@ class PluginConfig:
     # each assignment have its own type. False keeps mypy's default.
     rebind_tensors: bool = True
     # Check host calls of kernels: pypto-call-* at the call, and the kernel again with the call's
-    # tensors (README: "Checking with the shapes of your tests"). False: kernels alone.
+    # tensors (docs/host-calls.md). False: kernels alone.
     host_calls: bool = True
 
     @property

@@ -122,3 +122,51 @@ def test_no_reference_to_documents_outside_the_repo() -> None:
             if OUTSIDE.search(line):
                 found.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()[:120]}")
     assert not found, "references to documents outside the repo (cite docs/rules.md instead):\n" + "\n".join(found)
+
+
+# --- links: every relative link of the README and docs/ reaches a file and, with #, a heading ---
+
+LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lowercase, punctuation dropped, spaces to dashes."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    return {_slug(m.group(1)) for m in re.finditer(r"^#{1,6} (.+)$", text, re.M)}
+
+
+def _doc_files() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def test_relative_links_resolve() -> None:
+    broken: list[str] = []
+    count = 0
+    for doc in _doc_files():
+        text = FENCE.sub("", doc.read_text(encoding="utf-8"))
+        for m in LINK.finditer(text):
+            target = m.group(1)
+            if re.match(r"[a-z]+:", target):
+                continue  # https:, mailto:
+            count += 1
+            file_part, _, anchor = target.partition("#")
+            dest = (doc.parent / file_part).resolve() if file_part else doc
+            if not dest.exists():
+                broken.append(f"{doc.relative_to(ROOT)}: {target} (no such file)")
+            elif anchor and (dest.suffix != ".md" or anchor not in _anchors(dest)):
+                broken.append(f"{doc.relative_to(ROOT)}: {target} (no such heading)")
+    assert count >= 10
+    assert not broken, "broken links:\n" + "\n".join(broken)
+
+
+def test_every_doc_is_linked_from_the_readme() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    linked = {m.group(1).partition("#")[0] for m in LINK.finditer(readme)}
+    missing = [f"docs/{p.name}" for p in sorted((ROOT / "docs").glob("*.md")) if f"docs/{p.name}" not in linked]
+    assert not missing, missing

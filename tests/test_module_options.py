@@ -43,7 +43,7 @@ def _lines(out: str) -> list[str]:
 def test_plain_mypy_with_the_plugin_agrees_with_pypto_check(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     (tmp_path / "examples" / "nested_in_test.py").write_text(NESTED)
-    # torch as the README configures it: skipped, and absent without the oracle extra (`pip install
+    # torch as docs/host-calls.md configures it: skipped, and absent without the oracle extra (`pip install
     # ".[test]"`), where plain mypy would report the examples' `import torch` as import-not-found.
     (tmp_path / "mypy.ini").write_text(
         "[mypy]\nplugins = mypy_plugin\n\n[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n"

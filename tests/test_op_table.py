@@ -1,8 +1,8 @@
-"""The op table, the stubs and the README agree.
+"""The op table, the stubs and the code table of docs/codes.md agree.
 
 Every function of ``pypto`` and every method of ``pypto.Tensor`` in the stubs has an op row, or
 is listed in ``ops.UNMODELLED`` with the reason, or is a missing member (``members.MISSING``);
-every row has a stub. Every ``pypto-*`` code is in the README's code table and vice versa.
+every row has a stub. Every ``pypto-*`` code is in the code table of docs/codes.md and vice versa, with one section.
 The stubs are read with ``ast``, as text: nothing is imported from them.
 """
 
@@ -99,28 +99,48 @@ def test_rows_name_their_tile_checks() -> None:
     assert op_checks(OPS["matmul"]) == op_checks(OPS["__matmul__"])
 
 
-def _readme_codes() -> set[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Error codes", 1)[1].split("\n## ", 1)[0]
+CODES_DOC = ROOT / "docs" / "codes.md"
+
+
+def _table_codes() -> set[str]:
+    text = CODES_DOC.read_text(encoding="utf-8")
+    table = text.split("\n### ", 1)[0]
     codes: set[str] = set()
-    for line in section.splitlines():
+    for line in table.splitlines():
         if line.startswith("| `pypto-"):
             first_cell = line.split("|")[1]
             codes.update(re.findall(r"`(pypto-[a-z0-9-]+)`", first_cell))
     return codes
 
 
-def test_readme_code_table_lists_every_code() -> None:
-    readme = _readme_codes()
-    assert readme, "no code table found under '## Error codes' in README.md"
+def test_code_table_lists_every_code() -> None:
+    table = _table_codes()
+    assert table, "no code table found at the top of docs/codes.md"
     defined = set(errorcodes.BY_NAME)
-    assert sorted(defined - readme) == [], "codes missing from the README table"
-    assert sorted(readme - defined) == [], "README table codes not defined in errorcodes.py"
+    assert sorted(defined - table) == [], "codes missing from the table of docs/codes.md"
+    assert sorted(table - defined) == [], "docs/codes.md table codes not defined in errorcodes.py"
 
 
+_SECTION = re.compile(
+    r"\A`(pypto-[a-z0-9-]+)`\n\nCatches: [^\n]+\n\nPyPTO 0\.2\.0: [^\n]+\n\n"
+    r"```python\n.+?\n```\n\n```python\n.+?\n```\n", re.S)
 
-def test_readme_lists_every_missing_member() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+
+def test_codes_doc_has_one_regular_section_per_code() -> None:
+    # One "### `pypto-x`" section per code, in a fixed form: what it catches, what 0.2.0 does,
+    # a bad snippet, a fixed snippet (then free notes).
+    sections = re.split(r"^### ", CODES_DOC.read_text(encoding="utf-8"), flags=re.M)[1:]
+    names = []
+    for section in sections:
+        m = _SECTION.match(section)
+        assert m is not None, section[:200]
+        names.append(m.group(1))
+    assert len(names) == len(set(names))
+    assert sorted(names) == sorted(errorcodes.BY_NAME)
+
+
+def test_codes_doc_lists_every_missing_member() -> None:
+    text = CODES_DOC.read_text(encoding="utf-8")
     section = text.split("### `pypto-no-method`", 1)[1].split("\n### ", 1)[0]
     covers = section.split("Covers ", 1)[1]
     listed = set(re.findall(r"\.([a-z_]+)\(\)", covers)) | set(re.findall(r"\.(ndim)\b", covers))

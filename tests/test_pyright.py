@@ -1,4 +1,4 @@
-"""What Pylance/pyright show for each tensor annotation form with the stubs installed (the README's
+"""What Pylance/pyright show for each tensor annotation form with the stubs installed (docs/integrations.md's
 pyright section states these results), and which settings quiet it. pyright has no plugins: this
 pins what the stubs alone give an editor."""
 
@@ -103,7 +103,7 @@ def test_the_deprecation_text_gives_the_fix(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("mode", ["off", "standard"])
 def test_the_quieting_comment_leaves_only_real_findings(tmp_path: Path, mode: str) -> None:
-    # The README's per-file comment for kernel modules: the annotation forms stop being reported,
+    # The per-file comment for kernel modules (docs/integrations.md): the annotation forms stop being reported,
     # the types stay what they were (it changes no inference).
     loud = _pyright(tmp_path, {"typeCheckingMode": mode})
     quiet = _pyright(tmp_path, {"typeCheckingMode": mode}, QUIET_COMMENT + FORMS)

@@ -1,4 +1,8 @@
-"""The README's setup snippets work when pasted, and its pypto-check outputs are real runs."""
+"""The README's and docs/' setup snippets work when pasted, and their pypto-check outputs are real runs.
+
+The README is the first screen (what it is, an example, install, enable, links); the rest lives in
+docs/: each test reads the snippet from the file that holds it.
+"""
 
 from __future__ import annotations
 
@@ -26,22 +30,27 @@ from mypy_plugin.config import load
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = {path.name: path.read_text(encoding="utf-8") for path in sorted((ROOT / "docs").glob("*.md"))}
 PROJECT_EXTRAS = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
 _FENCE = re.compile(r"^( *)```(\w+)\n(.*?)^\1```$", re.S | re.M)
 
 
-def _blocks(lang: str) -> list[str]:
+def _text(doc: str) -> str:
+    return README if doc == "README.md" else DOCS[doc]
+
+
+def _blocks(lang: str, doc: str) -> list[str]:
     out = []
-    for m in _FENCE.finditer(README):
+    for m in _FENCE.finditer(_text(doc)):
         if m.group(2) == lang:
             indent = len(m.group(1))
             out.append("".join(line[indent:] + "\n" for line in m.group(3).splitlines()))
     return out
 
 
-def _block(lang: str, contains: str) -> str:
-    found = [b for b in _blocks(lang) if contains in b]
-    assert len(found) == 1, f"expected one ```{lang} block with {contains!r}, got {len(found)}"
+def _block(lang: str, contains: str, doc: str) -> str:
+    found = [b for b in _blocks(lang, doc) if contains in b]
+    assert len(found) == 1, f"expected one ```{lang} block with {contains!r} in {doc}, got {len(found)}"
     return found[0]
 
 
@@ -66,7 +75,7 @@ def test_every_pip_install_works_from_a_clone() -> None:
     # pypto-stubs is installed from its repository (not from a package index): a target is the
     # clone (".", '".[guard]"') with extras pyproject.toml defines, or a variable the reader sets.
     extras = set(PROJECT_EXTRAS)
-    targets = [m.group(2).strip("\"'") for m in _PIP_INSTALL.finditer(README)]
+    targets = [m.group(2).strip("\"'") for text in (README, *DOCS.values()) for m in _PIP_INSTALL.finditer(text)]
     assert len(targets) >= 5
     for target in targets:
         if target.startswith("$"):
@@ -76,10 +85,14 @@ def test_every_pip_install_works_from_a_clone() -> None:
         assert set((m.group(1) or "").split(",")) - {""} <= extras, target
 
 
-@pytest.mark.parametrize("name, contains", [("pyproject.toml", "[tool.mypy]"), ("mypy.ini", "[pypto-stubs]")])
-def test_config_snippets_enable_the_plugin(tmp_path: Path, name: str, contains: str) -> None:
+@pytest.mark.parametrize("doc, name, contains", [
+    ("README.md", "pyproject.toml", "[tool.mypy]"),
+    ("configuration.md", "pyproject.toml", "[tool.mypy]"),
+    ("configuration.md", "mypy.ini", "[pypto-stubs]"),
+])
+def test_config_snippets_enable_the_plugin(tmp_path: Path, doc: str, name: str, contains: str) -> None:
     lang = "toml" if name.endswith(".toml") else "ini"
-    (tmp_path / name).write_text(_block(lang, contains))
+    (tmp_path / name).write_text(_block(lang, contains, doc))
     load(str(tmp_path / name))  # every key and value is accepted
     shutil.copy(ROOT / "examples" / "l2_norm_bad.py", tmp_path / "k.py")
     result = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "k.py"], cwd=tmp_path,
@@ -89,7 +102,7 @@ def test_config_snippets_enable_the_plugin(tmp_path: Path, name: str, contains: 
 
 
 def test_bad_config_value_example_is_a_real_run(tmp_path: Path) -> None:
-    block = _block("console", "rebind_tensors = flase")
+    block = _block("console", "rebind_tensors = flase", "configuration.md")
     command, expected = block.splitlines()[0], block.splitlines()[1:]
     (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\n\n[pypto-stubs]\nrebind_tensors = flase\n")
     (tmp_path / "k.py").write_text("import pypto\n")
@@ -119,14 +132,14 @@ def k(a: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.D
 
 
 def test_signal_first_example_is_a_real_run(tmp_path: Path) -> None:
-    block = _block("console", "other mypy errors hidden")
+    block = _block("console", "other mypy errors hidden", "cli.md")
     (tmp_path / "k.py").write_text(_SIGNAL_KERNEL)
     result = _pypto_check("k.py", "--no-incremental", cwd=tmp_path)
     assert result.stdout.splitlines() == block.splitlines()[1:]
 
 
 def test_github_example_line_is_a_real_run(tmp_path: Path) -> None:
-    m = re.search(r"`(::error file=examples/l2_norm_bad.py[^`]*?) \.\.\.(%0A[^`]*)`", README)
+    m = re.search(r"`(::error file=examples/l2_norm_bad.py[^`]*?) \.\.\.(%0A[^`]*)`", DOCS["cli.md"])
     assert m is not None
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     lines = _pypto_check("--output", "github", "examples", "--no-incremental", cwd=tmp_path).stdout.splitlines()
@@ -134,9 +147,9 @@ def test_github_example_line_is_a_real_run(tmp_path: Path) -> None:
 
 
 def test_vscode_settings_run_the_environments_mypy_with_the_plugin(tmp_path: Path) -> None:
-    settings = json.loads(_block("json", "mypy-type-checker"))
+    settings = json.loads(_block("json", "mypy-type-checker", "integrations.md"))
     assert settings["mypy-type-checker.importStrategy"] == "fromEnvironment"
-    (tmp_path / "pyproject.toml").write_text(_block("toml", "[tool.mypy]"))
+    (tmp_path / "pyproject.toml").write_text(_block("toml", "[tool.mypy]", "README.md"))
     shutil.copy(ROOT / "examples" / "l2_norm_bad.py", tmp_path / "k.py")
     # What the extension runs with fromEnvironment: this environment's mypy with the args.
     args = settings["mypy-type-checker.args"]
@@ -146,7 +159,7 @@ def test_vscode_settings_run_the_environments_mypy_with_the_plugin(tmp_path: Pat
 
 
 def test_actions_workflow_is_valid_and_its_command_parses() -> None:
-    text = _block("yaml", "runs-on:")
+    text = _block("yaml", "runs-on:", "integrations.md")
     workflow = yaml.safe_load(text)
     schema_file = resources.files("check_jsonschema.builtin_schemas.vendor").joinpath("github-workflows.json")
     schema = json.loads(schema_file.read_text(encoding="utf-8"))
@@ -164,7 +177,7 @@ def test_actions_workflow_is_valid_and_its_command_parses() -> None:
 def test_pre_commit_local_hook(tmp_path: Path) -> None:
     repo = tmp_path / "user-project"
     repo.mkdir()
-    (repo / ".pre-commit-config.yaml").write_text(_block("yaml", "repo: local"))
+    (repo / ".pre-commit-config.yaml").write_text(_block("yaml", "repo: local", "integrations.md"))
     shutil.copy(ROOT / "examples" / "l2_norm_bad.py", repo / "bad.py")
     shutil.copy(ROOT / "examples" / "rms_norm.py", repo / "good.py")
     env = {**_env(), "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
@@ -178,21 +191,21 @@ def test_pre_commit_local_hook(tmp_path: Path) -> None:
 
 
 def test_pre_commit_try_repo_command_names_the_hook() -> None:
-    m = re.search(r"`pre-commit try-repo (\S+) (\S+) --files k.py`", README)
+    m = re.search(r"`pre-commit try-repo (\S+) (\S+) --files k.py`", DOCS["integrations.md"])
     assert m is not None and m.group(2) == "pypto-check"
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert [h["id"] for h in hooks] == ["pypto-check", "pypto-check-fix"]
 
 
 def test_host_calls_example_is_a_real_run(tmp_path: Path) -> None:
-    block = _block("console", "$ pypto-check examples/host_calls_bad.py")
+    block = _block("console", "$ pypto-check examples/host_calls_bad.py", "host-calls.md")
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     result = _pypto_check("examples/host_calls_bad.py", "--no-incremental", cwd=tmp_path)
     assert result.stdout.splitlines() == block.splitlines()[1:]
 
 
 def test_coverage_example_lines_are_a_real_run(tmp_path: Path) -> None:
-    block = _block("console", "$ pypto-check --coverage examples/")
+    block = _block("console", "$ pypto-check --coverage examples/", "cli.md")
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     lines = _pypto_check("--coverage", "examples", cwd=tmp_path).stdout.splitlines()
     shown = [line for line in block.splitlines()[1:] if line != "..."]
@@ -200,13 +213,14 @@ def test_coverage_example_lines_are_a_real_run(tmp_path: Path) -> None:
 
 
 def test_daemon_torch_stand_in_is_a_real_setup(tmp_path: Path) -> None:
-    # The README's advice for dmypy with torch (mypy 2.4.1's daemon crashes on follow_imports =
+    # The advice for dmypy with torch (docs/integrations.md) (mypy 2.4.1's daemon crashes on follow_imports =
     # skip for an installed package after an edit): a stand-in stub through mypy_path. The daemon
     # then reads the host call's tensors after edits, as a cold run does, and never analyses torch.
-    assert "follow_imports = skip" in README.split("**Do not give the daemon `follow_imports = skip`", 1)[1][:100]
-    (tmp_path / "mypy.ini").write_text(_block("ini", "mypy_path = typings"))
+    text = DOCS["integrations.md"]
+    assert "follow_imports = skip" in text.split("**Do not give the daemon `follow_imports = skip`", 1)[1][:100]
+    (tmp_path / "mypy.ini").write_text(_block("ini", "mypy_path = typings", "integrations.md"))
     (tmp_path / "typings" / "torch").mkdir(parents=True)
-    (tmp_path / "typings" / "torch" / "__init__.pyi").write_text(_block("python", "# typings/torch/__init__.pyi"))
+    (tmp_path / "typings" / "torch" / "__init__.pyi").write_text(_block("python", "# typings/torch/__init__.pyi", "integrations.md"))
     shutil.copy(ROOT / "examples" / "host_calls_bad.py", tmp_path / "k.py")
     dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(tmp_path / ".dmypy.json")]
     run = [*dmypy, "run", "--", "--config-file", "mypy.ini", "k.py"]
@@ -229,3 +243,47 @@ def test_daemon_torch_stand_in_is_a_real_setup(tmp_path: Path) -> None:
                           cwd=tmp_path, capture_output=True, text=True, check=False)
     assert after == [line for line in cold.stdout.splitlines() if ": error:" in line]
     assert len(before) == 2 and len(after) == 1, (before, after)
+
+
+# --- the first screen: the README's example, its two commands, its length -----------------
+
+
+def test_readme_example_kernel_is_a_real_run(tmp_path: Path) -> None:
+    (tmp_path / "k.py").write_text(_block("python", "@pypto.frontend.jit", "README.md"))
+    block = _block("console", "$ pypto-check k.py", "README.md")
+    result = _pypto_check("k.py", "--no-incremental", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.splitlines() == block.splitlines()[1:]
+
+
+def test_readme_example_is_fixed_by_fix(tmp_path: Path) -> None:
+    # "pypto-check --fix k.py fixes both".
+    assert "`pypto-check --fix k.py` fixes both" in README
+    (tmp_path / "k.py").write_text(_block("python", "@pypto.frontend.jit", "README.md"))
+    result = _pypto_check("--diff", "k.py", "--no-incremental", cwd=tmp_path)
+    assert "+    mag = pypto.abs(x)" in result.stdout and "pypto.Tensor([64, 1], pypto.DT_FP32)" in result.stdout
+    assert "Would fix 2 errors in 1 file; 0 remaining" in result.stdout + result.stderr, result.stdout + result.stderr
+
+
+def test_readme_examples_command_is_a_real_run(tmp_path: Path) -> None:
+    block = _block("console", "pypto-check examples/", "README.md")
+    command, *shown = block.splitlines()
+    assert command == "$ python3 -m venv .venv && . .venv/bin/activate && pip install . && pypto-check examples/"
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    lines = _pypto_check("examples/", "--no-incremental", cwd=tmp_path).stdout.splitlines()
+    assert shown[-1] == lines[-1]
+    assert all(line in lines for line in shown if line != "..."), (shown, lines)
+
+
+def test_readme_test_command_is_what_ci_runs() -> None:
+    # .ci/run installs the built wheel with the test extra (and the oracle one) and then runs
+    # the README's test command, which must stay "pytest" from the repository root.
+    block = _block("console", '".[test]"', "README.md")
+    assert block.strip() == '$ python3 -m venv .venv && . .venv/bin/activate && pip install ".[test]" && pytest'
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "# The README's test command:\npytest\n" in ci
+    assert "test" in PROJECT_EXTRAS
+
+
+def test_readme_is_short() -> None:
+    assert len(README.splitlines()) <= 200

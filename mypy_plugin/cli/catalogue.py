@@ -31,8 +31,9 @@ def list_codes() -> str:
 
 def markdown_table() -> str:
     """The table at the top of docs/codes.md (a test keeps the file equal to this)."""
-    lines = ["| Code | Catches | PyPTO " + TARGET_PYPTO + " | On by default |", "|---|---|---|---|"]
+    lines = ["| code | what it catches | PyPTO " + TARGET_PYPTO + " | rules (rules.md) |", "|---|---|---|---|"]
     for row in TABLE:
-        cells = (f"[`{row.name}`](#{row.name})", row.summary, row.compiler, "yes" if row.enabled else "no")
+        off = " (off by default)" if not row.enabled else ""
+        cells = (f"`{row.name}`{off}", row.summary, row.compiler, ", ".join(row.rules) or "-")
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"
