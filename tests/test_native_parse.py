@@ -154,7 +154,7 @@ def test_one_process_native_route_and_builds_without_the_plugin(tmp_path: Path) 
     _project(tmp_path)
     check = '''
     import ast_serialize
-    from mypy_plugin import native_parse
+    from mypy_plugin.rewrite import native_parse
     wrapper = ast_serialize.parse
     original = getattr(wrapper, "__pypto_stubs_original__")
     assert not hasattr(original, "__pypto_stubs_original__"), "wrapped twice"

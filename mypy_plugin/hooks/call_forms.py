@@ -16,6 +16,7 @@ from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import Type
 
 from ..bridge.diagnostics import report
+from ..bridge.tensor_types import tensor_val
 from ..debug import degrade
 from ..knowledge.codes.kernel_codes import HOST_CREATION
 from ..knowledge.codes.op_codes import CUBE_TILE_ENTRIES, VIEW_RANK
@@ -45,11 +46,24 @@ def _length(e: Expression | None) -> int | None:
     return None
 
 
+def _viewed_rank(ctx: Ctx) -> int | None:
+    """The rank of the tensor viewed: the receiver of ``x.view``, the input of ``pypto.view``."""
+    if isinstance(ctx, MethodContext):
+        viewed = tensor_val(ctx.type)
+    else:
+        i = ctx.callee_arg_names.index("input") if "input" in ctx.callee_arg_names else -1
+        viewed = tensor_val(ctx.arg_types[i][0]) if 0 <= i < len(ctx.arg_types) and len(ctx.arg_types[i]) == 1 else None
+    return None if viewed is None or viewed.shape is None else len(viewed.shape)
+
+
 def _check_view(ctx: Ctx, label: str) -> None:
     """rule: view-offsets-rank."""
     rank = _length(_arg(ctx, "shape"))
     if rank is None:
         return
+    viewed = _viewed_rank(ctx)
+    if viewed is not None and viewed != rank:
+        return  # a view to another rank: pypto-reshape reports that root cause (rule: view-rank)
     for name in ("offsets", "valid_shape"):
         n = _length(_arg(ctx, name))
         if n is not None and n != rank:

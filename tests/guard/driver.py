@@ -84,7 +84,7 @@ def main() -> None:
             call()
             row["outcome"] = "ok"
         except Exception as e:  # noqa: BLE001 - the outcome is what we record
-            codes = [f.code for f in getattr(e, "findings", [])]
+            codes = [f.code.name for f in getattr(e, "findings", [])]
             row.update(outcome="guard" if codes else "error", codes=codes, type=type(e).__name__,
                        message=str(e))
         row["pypto_saw_call"] = _seen[0] > before
