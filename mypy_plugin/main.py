@@ -22,7 +22,7 @@ from mypy.plugin import (
 from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
 
 from . import attribute_hooks, call_sites, config, diagnostics, helper_calls, hooks, jit_options, kernels
-from . import module_options, native_parse
+from . import module_marker, module_options, native_parse
 from .annotations import analyze_tensor
 from .rewrite_markers import MARKER_FULLNAME, analyze_marker
 from .debug import degrade
@@ -90,7 +90,8 @@ class PyptoPlugin(Plugin):
         options.transform_source = transform_source
         if options.native_parser and not native_parse.enable(options):
             options.native_parser = False
-        # allow_redefinition and check_untyped_defs, only for modules with tensor annotations.
+        # allow_redefinition and check_untyped_defs, only for modules with tensor annotations or
+        # that import pypto (module_marker.py).
         module_options.prepare(options)
         self.module_options = module_options.ModuleOptions(options, self.config.allows_rebinding)
 
@@ -103,18 +104,26 @@ class PyptoPlugin(Plugin):
         if fullname in (TENSOR, "pypto.tensor"):  # `tensor` is the runtime alias
             return self._analyze_tensor
         if fullname == MARKER_FULLNAME:  # names the source rewrite writes (rewrite_markers.py)
-            return _analyze_marker
+            return self._analyze_marker
         if fullname.startswith("pypto.DT_"):
             # ``dim: pypto.DT_INT8``: a dtype value as a (scalar) parameter's annotation, as real
             # kernels write it; not a type, but not our business either.
             return _any_type
         return None
 
-    def _analyze_tensor(self, ctx: AnalyzeTypeContext) -> Type:
+    def _analyze_marker(self, ctx: AnalyzeTypeContext) -> Type:
+        if ctx.type.name == module_marker.ALIAS:  # a module that imports pypto (module_marker.py)
+            self._apply_module_options(ctx)
+        return _analyze_marker(ctx)
+
+    def _apply_module_options(self, ctx: AnalyzeTypeContext) -> None:
         try:
             self.module_options.apply(ctx.api)
         except Exception as err:  # never crash mypy
             degrade(err)
+
+    def _analyze_tensor(self, ctx: AnalyzeTypeContext) -> Type:
+        self._apply_module_options(ctx)
         return analyze_tensor(ctx)
 
     # mypy asks once per call expression: build each hook once per fullname.
