@@ -27,6 +27,7 @@ from .module_facts import ModuleFacts, scan
 from .mutation import follow_list, mutating_root
 from .scopes import Frame, OutOfBudget, Scope, same
 from .statements import StatementWalker
+from .unknown_causes import cause
 from .values import FLOAT32, UNKNOWN, Defined, DType, HostTensor, KernelRef, ListVal, Value
 
 _MAX_STATEMENTS: Final = 100_000  # statements walked per module (constant loops multiply them)
@@ -52,6 +53,8 @@ class CallSite:
     arg_texts: tuple[str, ...] = field(default=(), compare=False, hash=False)
     # The callee is not the kernel's own name (a variable, a partial): mypy sees no kernel there
     indirect: bool = field(default=False, compare=False, hash=False)
+    end: tuple[int, int] | None = field(default=None, compare=False, hash=False)  # the call's end line, column
+    unknown: str = field(default="", compare=False, hash=False)  # why arguments are unknown (unknown_causes)
 
 
 @dataclass
@@ -144,6 +147,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
         for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
             if a is not None:
                 scope.env[a.arg] = UNKNOWN
+        scope.func = func
         self._block(func.body, scope)
         closure = Env(scope.env, {name: UNKNOWN for name in scope.frame.rebound})
         for inner in self._functions(func.body):
@@ -326,6 +330,9 @@ class HostEvaluator(StatementWalker, PytestCalls):
             arg_texts=tuple(as_receiver(n) if n is not None and isinstance(v, HostTensor) else ""
                             for n, v in zip(args.nodes, values)),
             indirect=indirect,
+            end=(node.end_lineno, node.end_col_offset) if node.end_lineno is not None and node.end_col_offset is not None
+            else None,
+            unknown=cause(args.nodes, args.values, spread=args.unknown_spread, silenced=silenced, func=self._scope.func),
         ))
 
 
