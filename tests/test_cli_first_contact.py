@@ -148,3 +148,38 @@ def test_paths_read_as_mypy_writes_them(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.chdir(tmp_path / "sub")
     main(["--coverage", "."])
     assert "kernels.py:6: kernel k: checked with declared shapes" in capsys.readouterr().out.splitlines()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_fix_after_checking_a_copy_fixes_the_files_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # mypy's cache is keyed by module name: b/l2.py checked first is module "l2" too, same bytes.
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "l2.py").write_text((ROOT / "examples" / "l2_norm_bad.py").read_text())
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "l2.py").write_text((ROOT / "examples" / "l2_norm_bad.py").read_text())
+    monkeypatch.chdir(tmp_path)
+    assert main(["b"]) == 1
+    capsys.readouterr()
+    assert main(["--diff", "a"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("--- a/a/l2.py\n+++ b/a/l2.py\n")
+    assert err == "Would fix 2 errors in 1 file; 0 remaining\n"
+
+
+def test_fix_lists_what_remains_signal_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # No mypy config: as a check run, mypy's own errors are counted, not listed.
+    source = (ROOT / "examples" / "attention_scores_bad.py").read_text() + '\n\nnot_pypto: int = "s"\n'
+    (tmp_path / "k.py").write_text(source)
+    monkeypatch.chdir(tmp_path)
+    assert main(["--fix", "k.py"]) == 1
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert [ln.split(": error: ")[0] for ln in lines[:-1]] == ["k.py:20", "k.py:22"]
+    assert all(ln.endswith(("[pypto-matmul-k]", "[pypto-dtype-mismatch]")) for ln in lines[:-1]), out
+    assert lines[-1] == ("pypto-check: 1 other mypy error hidden (not about PyPTO; no mypy config found); "
+                         "--all shows them")
+    assert err == "Fixed 1 error in 1 file; 2 remaining\n"
