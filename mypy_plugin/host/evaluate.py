@@ -66,6 +66,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
     sites: list[CallSite] = field(default_factory=list)
     facts: ModuleFacts | None = None  # the module's scan, when the caller made it already
     default_dtype_changed: bool = False  # elsewhere (a conftest.py the tests load)
+    constant: Callable[[str, str], Value] = lambda module, name: UNKNOWN  # another module's constant
     _torch: dict[str, str] = field(default_factory=dict)
     _math: dict[str, str] = field(default_factory=dict)
     _numpy: dict[str, str] = field(default_factory=dict)
@@ -83,6 +84,8 @@ class HostEvaluator(StatementWalker, PytestCalls):
     _changed_elsewhere: set[str] = field(default_factory=set)  # see mutation.ChangedElsewhere
     _changes_params: dict[str, tuple[frozenset[int], frozenset[str]]] = field(default_factory=dict)
     _imported: set[str] = field(default_factory=set)  # names bound by ``import``: modules, never lists
+    _module_names: dict[int, str] = field(default_factory=dict)  # id of ``import k``'s alias -> "k"
+    _attr_targets: list[set[str]] = field(default_factory=list)  # ast_facts.attribute_targets, once
     _partial: set[str] = field(default_factory=set)
     _attr_kernels: dict[str, str] = field(default_factory=dict)  # attribute -> the kernel it holds
     _stored: StoredNames = field(default_factory=StoredNames)
