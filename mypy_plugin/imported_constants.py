@@ -24,8 +24,9 @@ def reader(modules: object) -> Callable[[str, str], Value]:
         node = sym.node if sym is not None else None
         if not isinstance(node, Var) or node.type is None:
             return UNKNOWN
-        if node.is_final and type(node.final_value) in (int, float, str, bool):
-            return node.final_value
+        value = node.final_value
+        if node.is_final and isinstance(value, (int, float, str, bool)):  # bool is an int
+            return value
         return _value(node.type)
 
     return read

@@ -106,9 +106,9 @@ def _run(opts: options.Options, config_args: list[str], *, user_config: bool) ->
     filtered = not (user_config or opts.show_all)
     if opts.fix or opts.diff:
         # what remains is listed as a check lists it: signal first
-        shown = signal_first.finding_shown(signal_first.SourceLines(Path.cwd())) if filtered else None
+        keep = signal_first.finding_shown(signal_first.SourceLines(Path.cwd())) if filtered else None
         return fix_command(opts.paths, [*config_args, *opts.mypy_args], write=opts.fix, only=opts.fix_only,
-                           styles=opts.fix_styles, shown=shown, hidden_line=formats.hidden_line)
+                           styles=opts.fix_styles, shown=keep, hidden_line=formats.hidden_line)
     args = [*config_args, *opts.paths, *opts.mypy_args]
     kernels: list[coverage_report.Entry] | None = None
     if opts.coverage:
