@@ -30,6 +30,7 @@ from .debug import degrade
 from .hooks import attributes as attribute_hooks
 from .hooks import call_forms as call_form_checks
 from .hooks import jit_options, module_options
+from .rewrite import module_marker
 from .hooks import op_calls as hooks
 from .hooks.annotations import analyze_tensor
 from .kernel import decorators as kernels
@@ -98,7 +99,8 @@ class PyptoPlugin(Plugin):
         options.transform_source = transform_source
         if options.native_parser and not native_parse.enable(options):
             options.native_parser = False
-        # allow_redefinition and check_untyped_defs, only for modules with tensor annotations.
+        # allow_redefinition and check_untyped_defs, only for modules with tensor annotations or
+        # that import pypto (module_marker.py).
         module_options.prepare(options)
         self.module_options = module_options.ModuleOptions(options, self.config.allows_rebinding)
 
@@ -111,18 +113,26 @@ class PyptoPlugin(Plugin):
         if fullname in (TENSOR, "pypto.tensor"):  # `tensor` is the runtime alias
             return self._analyze_tensor
         if fullname == MARKER_FULLNAME:  # names the source rewrite writes (rewrite_markers.py)
-            return _analyze_marker
+            return self._analyze_marker
         if fullname.startswith("pypto.DT_"):
             # ``dim: pypto.DT_INT8``: a dtype value as a (scalar) parameter's annotation, as real
             # kernels write it; not a type, but not our business either.
             return _any_type
         return None
 
-    def _analyze_tensor(self, ctx: AnalyzeTypeContext) -> Type:
+    def _analyze_marker(self, ctx: AnalyzeTypeContext) -> Type:
+        if ctx.type.name == module_marker.ALIAS:  # a module that imports pypto (module_marker.py)
+            self._apply_module_options(ctx)
+        return _analyze_marker(ctx)
+
+    def _apply_module_options(self, ctx: AnalyzeTypeContext) -> None:
         try:
             self.module_options.apply(ctx.api)
         except Exception as err:  # never crash mypy
             degrade(err)
+
+    def _analyze_tensor(self, ctx: AnalyzeTypeContext) -> Type:
+        self._apply_module_options(ctx)
         return analyze_tensor(ctx)
 
     # mypy asks once per call expression: build each hook once per fullname.

@@ -67,6 +67,11 @@ def _already_reported(api: CheckerPluginInterface, code: ErrorCode, ctx: Context
     if they move, every report goes out.)"""
     errors = getattr(api.msg, "errors", None)
     infos = getattr(errors, "error_info_map", {}).get(getattr(errors, "file", None), ())
+    if COPY_WATCHERS:
+        # In a kernel (or helper) copy checked for a call: its own findings so far. What another
+        # copy reported at the same span is another call's finding (specialize.py keeps both).
+        filtered = getattr(COPY_WATCHERS[-1], "filtered_errors", None)
+        infos = filtered() if callable(filtered) else ()
     for info in infos:
         if (
             getattr(info, "code", None) is code

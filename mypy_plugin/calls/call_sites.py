@@ -16,7 +16,7 @@ from mypy.types import Type
 from .. import config
 from ..bridge.diagnostics import report
 from ..debug import degrade
-from ..host.call_check import at_call, findings, traced_with
+from ..host.call_check import at_call, findings, known_tensors, traced_with
 from ..host.evaluate import CallSite
 from ..kernel.decorators import jit_kernel
 from ..kernel.parameters import kernel_parameters, written
@@ -98,7 +98,7 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
     for site in sites:
         site_params, dtypes = at_call(params, notes, site.env) if notes is not None else (params, None)
         found = findings(site_params, site)
-        where = call if call is not None else Context(line=site.line, column=site.column)
+        where = call if call is not None else _site_context(site)
         for f in found:  # from the decorator hook: maybe under an overload's watcher
             report(api, f, where, unwatched=call is None)  # type: ignore[arg-type]
         vals = traced_with(site_params, site, dtypes) if dtypes is not None else None
@@ -108,9 +108,18 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
             note = specialize.call_note(api, site.line, site.via, names, vals)
             specialize.check(api, dec.func, dict(enumerate(vals)), note)
         _record_call(api, dec, (site.line, site.via, vals) if vals is not None and _complete(vals) else None, own,
-                     rejected=bool(found) and vals is None)
+                     rejected=bool(found) and vals is None, known=not own and known_tensors(site_params, site),
+                     why=f"line {site.line}: {site.unknown or 'tensors of unknown shape or dtype'}")
     if not sites:
         _record_call(api, dec, None, own)
+
+
+def _site_context(site: CallSite) -> Context:
+    """Where a site's findings go when mypy saw no kernel call there: the whole call expression."""
+    where = Context(line=site.line, column=site.column)
+    if site.end is not None:
+        where.end_line, where.end_column = site.end
+    return where
 
 
 def _complete(vals: tuple[TensorVal, ...]) -> bool:
@@ -119,13 +128,13 @@ def _complete(vals: tuple[TensorVal, ...]) -> bool:
 
 
 def _record_call(api: object, dec: Decorator, specialized: tuple[object, ...] | None, own: bool, *,
-                 rejected: bool = False) -> None:
+                 rejected: bool = False, known: bool = False, why: str = "") -> None:
     if coverage.active() is None:
         return
     path = kernel_path(api, dec)
     if path is not None:
         coverage.call_seen(path, dec.func.line, dec.func.name, specialized=specialized, same_module=own,
-                           rejected=rejected)
+                           rejected=rejected, known=known, why=why)
 
 
 def _module_level(api: object, dec: Decorator) -> MypyFile | None:

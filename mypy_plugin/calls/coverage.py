@@ -31,6 +31,8 @@ class Kernel:
     calls_elsewhere: int = 0  # calls in other modules (their tensors check the boundary only)
     unproven_calls: int = 0  # calls whose tensors the host code does not prove
     rejected_calls: int = 0  # calls with a pypto-call-* finding that stops the trace
+    known_elsewhere: int = 0  # calls in other modules whose tensors are all known (boundary checked)
+    unproven_why: list[str] = field(default_factory=list)  # "line 24: why" of each unproven call
 
     @property
     def key(self) -> str:
@@ -105,7 +107,9 @@ def kernel_defined(path: str, line: int, name: str, params: list[tuple[str, Tens
 
 
 def call_seen(path: str, line: int, name: str, *, specialized: tuple[object, ...] | None,
-              same_module: bool, rejected: bool = False) -> None:
+              same_module: bool, rejected: bool = False, known: bool = False, why: str = "") -> None:
+    """``known``: a call elsewhere whose tensors are all known; ``why``: "line N: the cause" of a
+    call in the kernel's module whose tensors are not proven."""
     c = active()
     if c is None:
         return
@@ -114,10 +118,13 @@ def call_seen(path: str, line: int, name: str, *, specialized: tuple[object, ...
         k.call_sites.add(specialized)
     elif not same_module:
         k.calls_elsewhere += 1
+        k.known_elsewhere += known
     elif rejected:
         k.rejected_calls += 1
     else:
         k.unproven_calls += 1
+        if why:
+            k.unproven_why.append(why)
 
 
 def op_seen(owner: str, op: OpId, status: str) -> None:

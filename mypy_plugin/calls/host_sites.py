@@ -17,7 +17,9 @@ from mypy.nodes import MypyFile
 from ..host.evaluate import CallSite, HostEvaluator
 from ..host.module_facts import DEFAULT_DTYPE_SETTERS, scan
 from ..kernel.decorators import jit_kernel
+from ..host.values import Value
 from ..rewrite import parsed_trees
+from . import imported_constants
 
 _CACHE_SIZE: Final = 64
 
@@ -53,7 +55,7 @@ def module_sites(api: object) -> ModuleSites:
     if entry is None or entry[0] is not module or entry[1] != stamp:
         if len(_cache) >= _CACHE_SIZE:
             _cache.clear()
-        entry = _cache[path] = (module, stamp, _evaluate(module, path))
+        entry = _cache[path] = (module, stamp, _evaluate(module, path, imported_constants.reader(modules)))
     return entry[2]
 
 
@@ -70,19 +72,19 @@ def _shadowed(api: object, path: str) -> str:
     return path
 
 
-def _evaluate(module: MypyFile, path: str) -> ModuleSites:
+def _evaluate(module: MypyFile, path: str, constant: Callable[[str, str], Value]) -> ModuleSites:
     # No cyclic GC while the short-lived syntax tree is built and walked: a collection then scans
     # all of mypy's heap, which costs more than the walk itself (the tree is freed by refcount).
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _evaluate_source(module, path)
+        return _evaluate_source(module, path, constant)
     finally:
         if enabled:
             gc.enable()
 
 
-def _evaluate_source(module: MypyFile, path: str) -> ModuleSites:
+def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str], Value]) -> ModuleSites:
     try:
         data = Path(path).read_bytes()
         # the source rewrite's parse of these very bytes, when it kept one (parsed_trees)
@@ -92,7 +94,7 @@ def _evaluate_source(module: MypyFile, path: str) -> ModuleSites:
     out = ModuleSites()
     facts = scan(tree)
     evaluator = HostEvaluator(tree, kernel_namer(module, facts.nested_kernels), facts=facts,
-                              default_dtype_changed=conftest_changes_default_dtype(path))
+                              default_dtype_changed=conftest_changes_default_dtype(path), constant=constant)
     for site in evaluator.call_sites():
         out.at.setdefault((site.line, site.column), []).append(site)
         out.of.setdefault(site.kernel, []).append(site)

@@ -108,6 +108,7 @@ def _report(api: object, infos: list[ErrorInfo], call_note: str) -> None:
             continue  # the declared shapes already show it
         existing.add((info.line, info.message))
         ctx = Context(line=info.line, column=info.column)
+        ctx.end_line, ctx.end_column = info.end_line, info.end_column  # the span the copy reported
         reported = getattr(api, "fail")(info.message, ctx, code=code)
         for note in infos:
             if note.parent_error is info and note.severity == "note":

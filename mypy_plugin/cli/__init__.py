@@ -104,11 +104,13 @@ def _shown(path: Path) -> str:
 
 
 def _run(opts: options.Options, config_args: list[str], *, user_config: bool) -> int:
-    if opts.fix or opts.diff:
-        return fix_command(opts.paths, [*config_args, *opts.mypy_args], write=opts.fix, only=opts.fix_only,
-                           styles=opts.fix_styles)
-    args = [*config_args, *opts.paths, *opts.mypy_args]
     filtered = not (user_config or opts.show_all)
+    if opts.fix or opts.diff:
+        # what remains is listed as a check lists it: signal first
+        keep = signal_first.finding_shown(signal_first.SourceLines(Path.cwd())) if filtered else None
+        return fix_command(opts.paths, [*config_args, *opts.mypy_args], write=opts.fix, only=opts.fix_only,
+                           styles=opts.fix_styles, shown=keep, hidden_line=formats.hidden_line)
+    args = [*config_args, *opts.paths, *opts.mypy_args]
     kernels: list[coverage_report.Entry] | None = None
     if opts.coverage:
         # Every module checked (none from the cache), so every kernel is recorded.

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..calls.coverage import Collector, Kernel
@@ -35,7 +36,8 @@ class Entry:
 def _why_no_sites(k: Kernel) -> str:
     parts = []
     if k.unproven_calls:
-        parts.append(f"{k.unproven_calls} call(s) in its module whose tensors the host code does not prove")
+        why = f" ({'; '.join(k.unproven_why)})" if k.unproven_why else ""
+        parts.append(f"{k.unproven_calls} call(s) in its module whose tensors the host code does not prove{why}")
     if k.rejected_calls:
         parts.append(f"{k.rejected_calls} call(s) in its module with a pypto-call-* finding that stops the "
                      "trace (the call fails at run time, or its tensors do not fit the kernel's ranks or symbols)")
@@ -45,14 +47,23 @@ def _why_no_sites(k: Kernel) -> str:
     return "; ".join(parts) if parts else "no call in the checked files"
 
 
+def shown_path(path: str) -> str:
+    """A path as mypy's messages write it: normalized (``./k.py`` is ``k.py``), relative to the
+    working directory when it is inside it (mypy's ``Errors.simplify_path``)."""
+    path = os.path.normpath(path)
+    prefix = os.path.join(os.getcwd(), "")
+    return path[len(prefix):] if path.startswith(prefix) else path
+
+
 def entries(collector: Collector) -> list[Entry]:
     out = []
-    for k in sorted(collector.kernels.values(), key=lambda k: (k.path, k.line, k.name)):
+    for k in sorted(collector.kernels.values(), key=lambda k: (shown_path(k.path), k.line, k.name)):
         if k.unknown is None:
             continue  # defined outside the checked files
         ops = ops_of(collector, k.key)
-        if not k.unknown:
-            out.append(Entry(k.key, "declared", len(k.call_sites), "", ops))
+        k = replace(k, path=shown_path(k.path))
+        if not k.unknown:  # every call whose tensors are known was checked against the annotations
+            out.append(Entry(k.key, "declared", len(k.call_sites) + k.known_elsewhere, "", ops))
         elif k.call_sites:
             out.append(Entry(k.key, "call-sites", len(k.call_sites), "; ".join(k.unknown), ops))
         else:

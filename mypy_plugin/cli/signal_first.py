@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from ..fix.findings import Finding
 from ..mypy_output import Record
 
 # "pypto", "pypto.frontend", "pypto.Tensor[...]", "Tensor", "Tensor[...]" as mypy quotes them.
@@ -71,3 +72,11 @@ def split(records: list[Record], source_line: Callable[[str, int], str | None]) 
     for rec in records:
         (shown if about_pypto(rec, source_line) else hidden).append(rec)
     return shown, hidden
+
+
+def finding_shown(source_line: Callable[[str, int], str | None]) -> Callable[[Finding], bool]:
+    """The same split for ``--fix``'s remaining findings."""
+    def shown(f: Finding) -> bool:
+        rec = Record(f.path, f.line, f.column, f.end_line, f.end_column, "error", f.message, f.code or None)
+        return about_pypto(rec, source_line)
+    return shown

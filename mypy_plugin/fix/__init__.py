@@ -7,10 +7,11 @@ fixed text shows its finding gone and nothing new (see :mod:`.apply`).
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from .apply import run
 from .edits import EDITS
+from .findings import Finding
 
 FIXABLE = tuple(sorted(EDITS))
 STYLES = ("operators", "subscript")  # the keys of styles.STYLES, without importing mypy.build here
@@ -19,8 +20,11 @@ __all__ = ["FIXABLE", "STYLES", "fix_command"]
 
 
 def fix_command(targets: Sequence[str], mypy_args: Sequence[str], *, write: bool, only: Collection[str] | None,
-                styles: Sequence[str] = ()) -> int:
-    """Fix (``write``) or print the diff; exit 1 while findings remain, like a check run."""
+                styles: Sequence[str] = (), shown: Callable[[Finding], bool] | None = None,
+                hidden_line: Callable[[int], str] | None = None) -> int:
+    """Fix (``write``) or print the diff; exit 1 while findings remain, like a check run.
+    ``shown``: the remaining findings a check run would show (signal first), the others counted
+    in ``hidden_line``."""
     outcome = run(targets, mypy_args, only)
     restyled = 0
     if styles:
@@ -32,10 +36,14 @@ def fix_command(targets: Sequence[str], mypy_args: Sequence[str], *, write: bool
     else:
         sys.stdout.write(outcome.diff())
     verb = "Fixed" if write else "Would fix"
-    fixed, files, remaining = len(outcome.fixed), len(outcome.texts), len(outcome.remaining)
+    left = [f for f in outcome.remaining if shown is None or shown(f)]
+    hidden = len(outcome.remaining) - len(left)
+    fixed, files, remaining = len(outcome.fixed), len(outcome.texts), len(left)
     if write:
-        for f in outcome.remaining:
+        for f in left:
             sys.stdout.write(f"{f.path}:{f.line}: error: {f.message}  [{f.code}]\n")
+        if hidden and hidden_line is not None:
+            sys.stdout.write(hidden_line(hidden) + "\n")
     styled = f", restyled {restyled} expression{'s' * (restyled != 1)}" if styles else ""
     sys.stderr.write(
         f"{verb} {fixed} error{'s' * (fixed != 1)}{styled} in {files} file{'s' * (files != 1)}; {remaining} remaining\n"

@@ -48,9 +48,9 @@ def parse(text: str) -> list[Finding]:
 def collect(targets: Sequence[str], mypy_args: Sequence[str], shadows: Mapping[str, str] | None = None) -> list[Finding]:
     """Run the checker once; ``shadows`` maps a source path to a file whose text replaces it."""
     shadow_args = [arg for src, dst in (shadows or {}).items() for arg in ("--shadow-file", src, dst)]
-    if shadow_args:
-        # mypy 2.4 validates a cached module by hashing the original file, not its shadow: a
-        # shadow of the same size would be taken for the cached original.
-        shadow_args.append("--no-incremental")
-    stdout, _stderr, _status = api.run([*_FLAGS, *mypy_args, *shadow_args, *targets])
+    # Never from mypy's cache: it is keyed by module name, so a check of a copy of these files at
+    # another path (same module names, same bytes) would be taken for them, with the copy's paths
+    # in its findings (nothing to fix here). And mypy 2.4 validates a cached module by hashing
+    # the original file, not its shadow: a shadow of the same size would be taken for the original.
+    stdout, _stderr, _status = api.run([*_FLAGS, *mypy_args, *shadow_args, "--no-incremental", *targets])
     return parse(stdout)

@@ -142,6 +142,14 @@ def _pypto_dtype(torch_name: str | None) -> str | None:
 SILENT_IN_RUNTIME_SHAPED: Final = frozenset({CALL_SHAPE, CALL_DTYPE})
 
 
+def known_tensors(params: Parameters, site: CallSite) -> bool:
+    """Are the shape and dtype of every tensor argument of the call known?"""
+    n = len(params.spec.tensors)
+    if site.star_args or len(site.args) < n:
+        return False
+    return all(d.shape is not None and None not in d.shape and d.dtype is not None for d in map(describe, site.args[:n]))
+
+
 def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str]) -> tuple[TensorVal, ...] | None:
     """The tensor parameters as the frontend traces the kernel at this call: declared dims and
     dtypes kept, the ones it takes from the tensors filled in (in a kernel with runtime shapes,

@@ -27,6 +27,7 @@ from .mutation import follow_list, mutating_root
 from .pytest_cases import PytestCalls
 from .scopes import Frame, OutOfBudget, Scope, same
 from .statements import StatementWalker
+from .unknown_causes import cause
 from .values import FLOAT32, UNKNOWN, Defined, HostTensor, KernelRef, ListVal, TorchDType, Value
 
 _MAX_STATEMENTS: Final = 100_000  # statements walked per module (constant loops multiply them)
@@ -52,6 +53,8 @@ class CallSite:
     arg_texts: tuple[str, ...] = field(default=(), compare=False, hash=False)
     # The callee is not the kernel's own name (a variable, a partial): mypy sees no kernel there
     indirect: bool = field(default=False, compare=False, hash=False)
+    end: tuple[int, int] | None = field(default=None, compare=False, hash=False)  # the call's end line, column
+    unknown: str = field(default="", compare=False, hash=False)  # why arguments are unknown (unknown_causes)
 
 
 @dataclass
@@ -63,6 +66,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
     sites: list[CallSite] = field(default_factory=list)
     facts: ModuleFacts | None = None  # the module's scan, when the caller made it already
     default_dtype_changed: bool = False  # elsewhere (a conftest.py the tests load)
+    constant: Callable[[str, str], Value] = lambda module, name: UNKNOWN  # another module's constant
     _torch: dict[str, str] = field(default_factory=dict)
     _math: dict[str, str] = field(default_factory=dict)
     _numpy: dict[str, str] = field(default_factory=dict)
@@ -80,6 +84,8 @@ class HostEvaluator(StatementWalker, PytestCalls):
     _changed_elsewhere: set[str] = field(default_factory=set)  # see mutation.ChangedElsewhere
     _changes_params: dict[str, tuple[frozenset[int], frozenset[str]]] = field(default_factory=dict)
     _imported: set[str] = field(default_factory=set)  # names bound by ``import``: modules, never lists
+    _module_names: dict[int, str] = field(default_factory=dict)  # id of ``import k``'s alias -> "k"
+    _attr_targets: list[set[str]] = field(default_factory=list)  # ast_facts.attribute_targets, once
     _partial: set[str] = field(default_factory=set)
     _attr_kernels: dict[str, str] = field(default_factory=dict)  # attribute -> the kernel it holds
     _stored: StoredNames = field(default_factory=StoredNames)
@@ -144,6 +150,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
         for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
             if a is not None:
                 scope.env[a.arg] = UNKNOWN
+        scope.func = func
         self._block(func.body, scope)
         closure = Env(scope.env, {name: UNKNOWN for name in scope.frame.rebound})
         for inner in self._functions(func.body):
@@ -326,6 +333,9 @@ class HostEvaluator(StatementWalker, PytestCalls):
             arg_texts=tuple(as_receiver(n) if n is not None and isinstance(v, HostTensor) else ""
                             for n, v in zip(args.nodes, values)),
             indirect=indirect,
+            end=(node.end_lineno, node.end_col_offset) if node.end_lineno is not None and node.end_col_offset is not None
+            else None,
+            unknown=cause(args.nodes, args.values, spread=args.unknown_spread, silenced=silenced, func=self._scope.func),
         ))
 
 

@@ -6,6 +6,7 @@ first: the statement walker in :mod:`evaluate` records kernel calls and follows 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import EllipsisType
 from typing import Final
@@ -17,7 +18,7 @@ from .conditions import truth
 from .control_expressions import ControlExpressions
 from .env import Env
 from .numpy_ops import NUMPY_DTYPES
-from .values import DTYPES, UNKNOWN, HostTensor, ListVal, NdArray, PyptoDType, TorchDType, Value
+from .values import DTYPES, UNKNOWN, Defined, HostTensor, ListVal, NdArray, PyptoDType, TorchDType, Value
 
 # An f-string with a part the source does not prove: still a str (``t.to(f"npu:{i}")`` is a device).
 SOME_STR: Final = "<str>"
@@ -44,6 +45,10 @@ class ExpressionEvaluator(ControlExpressions):
     _torch: dict[str, str]  # local name -> "torch" / "torch.randn"
     _math: dict[str, str]  # local name -> "math" / "math.sqrt"
     _numpy: dict[str, str]  # local name -> "numpy" / "numpy.zeros"
+    tree: ast.Module
+    constant: Callable[[str, str], Value]  # another module's constant (imported_constants.py)
+    _module_names: dict[int, str]  # a module bound by ``import`` (its Defined id) -> its name
+    _attr_targets: list[set[str]]
     _pypto: set[str]  # local names of the pypto module
     _pypto_dtypes: dict[str, str]  # ``from pypto import DT_FP16 as h``
     _default_float: TorchDType | None
@@ -193,6 +198,8 @@ class ExpressionEvaluator(ControlExpressions):
         if npq is not None:
             return NUMPY_DTYPES.get(npq, UNKNOWN)
         base = self._expr(node.value, env)
+        if isinstance(base, Defined) and base.node in self._module_names:  # ``k.COLS`` of ``import k``
+            return self.constant(self._module_names[base.node], node.attr)
         if isinstance(base, NdArray):
             return numpy_ops.transposed(base) if node.attr == "T" else (
                 base.shape if node.attr == "shape" and base.shape is not None else UNKNOWN)

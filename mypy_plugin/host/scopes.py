@@ -56,6 +56,7 @@ class Scope:
     factory: str | None = None  # walking this kernel factory's body
     returns: list[Value] = field(default_factory=list)
     speculative: bool = False  # one of several paths (a branch, a handler, a loop of unknown length)
+    func: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # a function walked on its own (unknown parameters)
 
     def branch(self, maybe: bool = False, speculative: bool = True) -> Scope:
         return replace(self, env=self.env.child(), live=True, maybe=self.maybe or maybe, exits=set(), returns=[],

@@ -9,13 +9,13 @@ import ast
 from collections.abc import Sequence
 from typing import Final
 
-from .ast_facts import bound_names
+from .ast_facts import attribute_targets, bound_names
 from .compound import CompoundWalker
 from .conditions import depends, truth
 from .env import Env
 from .mutation import mutated
 from .scopes import BREAK, CONTINUE, EXIT_CALLS, RETURN, Scope
-from .values import UNKNOWN, HostTensor, ListVal, Raised, Value, builtin_exception
+from .values import UNKNOWN, Defined, HostTensor, ListVal, Raised, Value, builtin_exception
 
 
 class StatementWalker(CompoundWalker):
@@ -51,7 +51,7 @@ class StatementWalker(CompoundWalker):
                         and stmt.module == "functools" and alias.name == "partial":
                     self._partial.add(name if isinstance(stmt, ast.ImportFrom) else f"{name}.partial")
                 if name not in self._torch and name not in self._pypto_dtypes:
-                    self._bind_name(name, UNKNOWN, scope.env)
+                    self._bind_name(name, self._import_value(stmt, alias), scope.env)
         elif isinstance(stmt, (ast.Global, ast.Nonlocal, ast.Delete)):
             if isinstance(stmt, ast.Delete):
                 for target in stmt.targets:
@@ -60,6 +60,17 @@ class StatementWalker(CompoundWalker):
             self._forget(bound_names(stmt), scope.env)
             for name in mutated(stmt, ()):
                 self._change_in_place(name, scope.env)
+
+    def _import_value(self, stmt: ast.Import | ast.ImportFrom, alias: ast.alias) -> Value:
+        """Another module's constant (``from k import COLS``), or that module for ``k.COLS``
+        (not when this module sets attributes on it: ``k.COLS = 4``)."""
+        if isinstance(stmt, ast.ImportFrom):
+            return self.constant(stmt.module, alias.name) if stmt.level == 0 and stmt.module else UNKNOWN
+        name = alias.asname or alias.name
+        if "." in name or name in attribute_targets(self.tree, self._attr_targets):
+            return UNKNOWN  # ``import a.b`` binds ``a``
+        self._module_names[id(alias)] = alias.name
+        return Defined(id(alias))
 
     def _exits_process(self, func: ast.expr) -> bool:
         text = func.id if isinstance(func, ast.Name) else (

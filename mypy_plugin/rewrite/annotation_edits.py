@@ -257,14 +257,15 @@ class AnnotationRewriter:
         self.src.insert(self.src.end(stmt.targets[0]), f": {alias}[{', '.join(map(str, ints))}]", CONSTANT)
         self._need(CONST_MARKER, alias)
 
-    def add_imports(self, tree: ast.Module) -> None:
-        """``; from typing import ...`` after a simple module-level statement: no line moves."""
+    def add_imports(self, tree: ast.Module, trailer: str = "") -> None:
+        """``; from typing import ...`` (then ``trailer``) after a simple module-level statement:
+        no line moves."""
         if not self.imports:
             return
         anchor = _anchor(tree)
         if anchor is None:
             raise EditError("no simple module-level statement to append the helper import to")
-        self.src.insert(self.src.end(anchor), f"; from typing import {', '.join(self.imports)}", IMPORT)
+        self.src.insert(self.src.end(anchor), f"; from typing import {', '.join(self.imports)}{trailer}", IMPORT)
 
 
 def _anchor(tree: ast.Module) -> ast.stmt | None:

@@ -42,13 +42,14 @@ from mypy.types import Instance, LiteralType, NoneType, RawExpressionType, Tuple
 
 from .annotation_edits import CONST_ALIAS, CONST_MARKER, CONST_TUPLE_ALIAS
 from .kernel_returns import KERNEL_RETURN_ALIAS
+from .module_marker import ALIAS as MODULE_ALIAS
 
 MARKER_FULLNAME: Final = f"typing.{CONST_MARKER}"
 
 
 def analyze_marker(ctx: AnalyzeTypeContext) -> Type:
     name = ctx.type.name
-    if name == KERNEL_RETURN_ALIAS:
+    if name in (KERNEL_RETURN_ALIAS, MODULE_ALIAS):
         return NoneType()
     if name not in (CONST_ALIAS, CONST_TUPLE_ALIAS):
         return _as_mypy_would(ctx)

@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from . import edit_proof
+from . import edit_proof, module_marker
 from . import reparse_guard as rewrite_guard
 from .annotation_edits import EXPR_PREFIX, AnnotationRewriter, PyptoNames, annotation_sites
 from .kernel_returns import KERNEL_RETURN_ALIAS, add_kernel_returns
@@ -53,7 +53,8 @@ __all__ = ["EXPR_PREFIX", "rewrite_for_parser", "rewrite_source", "rewrite_unche
 # another name, a module-level UPPER_CASE binding (at a line start, for any line break), or a
 # jit decorator (its kernels get their None return).
 _WORTH_PARSING: Final = re.compile(
-    r"ensor[\s)]*[(\[]|ensor\s+as\s|(?:^|\r)_?[A-Z][A-Z0-9_]*[ \t]*=|\bjit\b", re.MULTILINE
+    r"ensor[\s)]*[(\[]|ensor\s+as\s|(?:^|\r)_?[A-Z][A-Z0-9_]*[ \t]*=|\bjit\b|" + module_marker.IMPORT_LINE,
+    re.MULTILINE,
 )
 
 
@@ -77,13 +78,17 @@ def _rewrite(source: str, tree: ast.Module, keep: Callable[[ast.Module], None] |
     consts = ModuleConstants(tree, walk)
     names = PyptoNames(walk.definitions)
     rewriter = AnnotationRewriter(src, consts, names)
-    for node, params in annotation_sites(tree):
+    sites = annotation_sites(tree)
+    for node, params in sites:
         rewriter.annotation(node, params)
     rewriter.annotate_constants()
     rewriter.annotate_local_constants(local_constants(tree, consts, frozenset(names.imported), walk))
     if add_kernel_returns(src, walk.definitions):
         rewriter.need_marker(KERNEL_RETURN_ALIAS)
-    rewriter.add_imports(tree)
+    marker = module_marker.wanted(walk.definitions, (node for node, _ in sites), names.is_tensor)
+    if marker:  # a module importing pypto with no tensor annotation: its options (module_marker.py)
+        rewriter.need_marker(module_marker.ALIAS)
+    rewriter.add_imports(tree, module_marker.DECLARATION if marker else "")
     out = src.apply()
     if out is None:
         return source, False

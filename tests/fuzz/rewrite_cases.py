@@ -158,6 +158,8 @@ def _parse(text: str) -> ast.Module:
 
 
 def _helper_import(node: ast.AST) -> bool:
+    if isinstance(node, ast.AnnAssign):  # the declaration of mypy_plugin/module_marker.py
+        return isinstance(node.target, ast.Name) and node.target.id.startswith(ALIAS_PREFIX) and node.value is None
     return isinstance(node, ast.ImportFrom) and node.module == "typing" and any(
         (a.asname or "").startswith(ALIAS_PREFIX) for a in node.names
     )

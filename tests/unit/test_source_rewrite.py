@@ -8,9 +8,19 @@ from pathlib import Path
 import pytest
 from mypy import api
 
+from mypy_plugin.rewrite import module_marker
 from mypy_plugin.rewrite import transform as source_rewrite
 from mypy_plugin.rewrite.reparse_guard import DEBUG_ENV, RewriteRejected
-from mypy_plugin.rewrite.transform import rewrite_source
+from mypy_plugin.rewrite.transform import rewrite_source as _rewrite_source
+
+# What module_marker.py appends to a module importing pypto without a tensor annotation (its own
+# test is test_module_marker): the cases here are about the other edits.
+_MARKER_IMPORT = f"ForwardRef as {module_marker.ALIAS}{module_marker.DECLARATION}"
+
+
+def rewrite_source(source: str) -> str:
+    out = _rewrite_source(source)
+    return out.replace(f", {_MARKER_IMPORT}", "").replace(f"; from typing import {_MARKER_IMPORT}", "")
 
 FINAL = "from typing import ForwardRef as _PyptoStubsConst"
 KERNEL_RETURN = "from typing import ForwardRef as _PyptoStubsKernelReturn"
@@ -212,3 +222,16 @@ def test_mypy_reads_files_with_other_line_ends(tmp_path: Path, newline: str) -> 
         '7: note: Revealed type is "pypto.Tensor[tuple[Literal[8], Literal[4]], pypto._DT_FP32]"',
         '8: error: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]',
     ], out + err
+
+
+def test_module_marker() -> None:
+    """A module importing pypto without a tensor annotation gets the declaration that gives it
+    the PyPTO module options (module_marker.py); once, and not when it has a tensor annotation."""
+    plain = "import os\nimport pypto.frontend as pf\n\ndef test():\n    pass\n"
+    marked = ("import os; from typing import ForwardRef as _PyptoStubsModule; _PyptoStubsUsesPypto: _PyptoStubsModule\n"
+              "import pypto.frontend as pf\n\ndef test():\n    pass\n")
+    assert _rewrite_source(plain) == marked
+    assert _rewrite_source(marked) == marked
+    annotated = "import pypto\ndef k(a: pypto.Tensor):\n    pass\n"
+    assert _rewrite_source(annotated) == annotated
+    assert _rewrite_source("import os\n'''import pypto'''\n") == "import os\n'''import pypto'''\n"

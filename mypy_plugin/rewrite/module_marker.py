@@ -1,0 +1,64 @@
+"""The marker that makes a module importing pypto get the PyPTO module options
+(:mod:`module_options`) when it has no tensor annotation to carry them.
+
+The options are set on a module's own ``Options`` from a type-analyze hook, while mypy analyzes the
+module (the hook's ``api`` holds that copy); no other hook sees it. A module with a tensor
+annotation gets them from that annotation. A module that imports pypto and has none (host tests
+that call kernels from untyped ``def test_...():``, helpers that build tensors in untyped
+functions) gets one declaration appended by the source rewrite to its helper import line::
+
+    import pypto; from typing import ForwardRef as _PyptoStubsModule; _PyptoStubsUsesPypto: _PyptoStubsModule
+
+which ``rewrite_markers.py`` types as None, and whose analysis applies the options. The rewrite
+runs on every parse (cold, a stale module re-parsed, the daemon, both of mypy's parsers), and it
+moves no line. Modules that do not import pypto are never rewritten: their options stay mypy's.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Iterable
+from typing import Final
+
+from .reparse_guard import ALIAS_PREFIX
+
+ALIAS: Final = ALIAS_PREFIX + "Module"  # typed by rewrite_markers.py (None), applies the options
+NAME: Final = ALIAS_PREFIX + "UsesPypto"  # the declared name (private: ``import *`` skips it)
+DECLARATION: Final = f"; {NAME}: {ALIAS}"
+
+# Cheap test before parsing: an import statement that names pypto (the parse decides).
+IMPORT_LINE: Final = r"(?:^|\r)[ \t]*(?:import|from)[ \t][^\r\n]*\bpypto\b"
+_IMPORT_LINE: Final = re.compile(IMPORT_LINE, re.MULTILINE)
+
+
+def may_import_pypto(source: str) -> bool:
+    return _IMPORT_LINE.search(source) is not None
+
+
+def imports_pypto(nodes: Iterable[ast.AST]) -> bool:
+    """Does any of the module's import statements (``nodes``, any nesting) import pypto (and
+    carry no marker yet: a rewritten text rewritten again stays as it is)?"""
+    found = False
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and any(a.asname == ALIAS for a in node.names):
+            return False
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "pypto" for a in node.names):
+            found = True
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "pypto":
+            found = True
+    return found
+
+
+def wanted(nodes: Iterable[ast.AST], annotations: Iterable[ast.expr], is_tensor: Callable[[ast.expr], bool]) -> bool:
+    """The module imports pypto and none of its annotations is a tensor annotation (one of those
+    applies the options already)."""
+    return imports_pypto(nodes) and not any(_names_tensor(a, is_tensor) for a in annotations)
+
+
+def _names_tensor(node: ast.expr, is_tensor: Callable[[ast.expr], bool]) -> bool:
+    if isinstance(node, ast.Call):
+        node = node.func
+    elif isinstance(node, ast.Subscript):
+        node = node.value
+    return is_tensor(node)
