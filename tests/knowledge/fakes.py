@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from mypy_plugin.knowledge.checks.out import Write
+from mypy_plugin.knowledge.codes.table import Code
+from mypy_plugin.knowledge.findings import Finding
 from mypy_plugin.knowledge.op_call import Call, Env
 from mypy_plugin.knowledge.ops import OPS, Key, Result, TensorVal
 from mypy_plugin.knowledge.shapes import Dim, Shape
@@ -134,3 +136,11 @@ def op_call(
 def write(dest: TensorVal, value: TensorVal, keys: Sequence[object] | None = None, target: str = "out") -> Write:
     """``out[keys] = value`` (``keys`` None: ``out.move(value)``)."""
     return Write(dest, keys, value, target)
+
+
+def assert_finding(found: Finding | None, code: Code, message: str, note: str | None) -> None:
+    """The finding is exactly this row of the code table, this message and this note."""
+    assert found is not None, f"expected {code.name}, got nothing"
+    assert found.code is code, f"{found.code.name} != {code.name}"
+    assert found.message == message
+    assert found.note == note
