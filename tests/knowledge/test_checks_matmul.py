@@ -14,7 +14,7 @@ from knowledge.fakes import assert_finding, op_call, t
 
 F32, F16, BF16, I8, I32 = "DT_FP32", "DT_FP16", "DT_BF16", "DT_INT8", "DT_INT32"
 E5M2, E4M3 = "DT_FP8E5M2", "DT_FP8E4M3"
-A16, B16 = t((16, 32), F16), t((32, 16), F16)
+LHS, RHS = t((16, 32), F16), t((32, 16), F16)
 
 
 # --- matmul_rank (rules: matmul-rank, matmul-batch) -----------------------------------------------
@@ -23,7 +23,7 @@ _RANK_NOTE = "reshape the operands to the same rank, e.g. x.reshape([1, ...]) fo
 
 
 @pytest.mark.parametrize("x, y, ra, rb", [
-    (A16, t((2, 32, 16), F16), 2, 3),
+    (LHS, t((2, 32, 16), F16), 2, 3),
     (t((32,), F16), t((32,), F16), 1, 1),  # same rank, but below 2
     (t((1, 1, 1, 16, 32), F16), t((1, 1, 1, 32, 16), F16), 5, 5),  # same rank, but above 4
 ])
@@ -48,13 +48,13 @@ def test_matmul_batch() -> None:
 
 
 @pytest.mark.parametrize("x, y", [
-    (A16, B16),
+    (LHS, RHS),
     (t((2, 16, 32), F16), t((1, 32, 16), F16)),  # 1 on one side
     (t((1, 3, 16, 32), F16), t((2, 3, 32, 16), F16)),
     (t(("B", 16, 32), F16), t((3, 32, 16), F16)),  # a symbol may be 3
     (t((None, 16, 32), F16), t((3, 32, 16), F16)),
-    (t(None, F16), B16),  # unknown rank
-    (A16, 2.0),  # not a tensor
+    (t(None, F16), RHS),  # unknown rank
+    (LHS, 2.0),  # not a tensor
 ])
 def test_matmul_rank_silent(x: object, y: object) -> None:
     assert mm.matmul_rank(op_call("matmul", x, y, F32)) is None
@@ -63,7 +63,7 @@ def test_matmul_rank_silent(x: object, y: object) -> None:
 # --- matmul_dtypes (rules: matmul-input-dtypes, matmul-out-dtype, matmul-operator-dtype) ------------
 
 def test_matmul_input_dtypes() -> None:
-    c = op_call("matmul", A16, t((32, 16), F32), F32, texts={1: "f"})
+    c = op_call("matmul", LHS, t((32, 16), F32), F32, texts={1: "f"})
     assert_finding(
         mm.matmul_dtypes(c), op_codes.MATMUL_DTYPE,
         "pypto.matmul of DT_FP16 and DT_FP32 inputs; matmul needs identical input dtypes "
@@ -81,7 +81,7 @@ def test_matmul_input_dtypes() -> None:
 
 @pytest.mark.parametrize("out", [I8, "DT_INT16", "DT_UINT8", "DT_FP8E4M3"])
 def test_matmul_out_dtype(out: str) -> None:
-    c = op_call("matmul", A16, B16, named={"out_dtype": out})
+    c = op_call("matmul", LHS, RHS, named={"out_dtype": out})
     assert_finding(
         mm.matmul_dtypes(c), op_codes.MATMUL_DTYPE,
         f"pypto.matmul with out dtype {out}; only DT_FP32, DT_FP16, DT_BF16 and DT_INT32 are supported (FC3002)",
@@ -101,13 +101,13 @@ def test_matmul_operator_dtype(dtype: str) -> None:
 
 
 @pytest.mark.parametrize("op, x, y, out", [
-    ("matmul", A16, B16, F32),
+    ("matmul", LHS, RHS, F32),
     ("matmul", t((16, 32), I8), t((32, 16), I8), I32),
     ("matmul", t((16, 32), E5M2), t((32, 16), E4M3), F16),  # the FP8 pair may differ
     ("matmul", t((16, 32), E4M3), t((32, 16), E5M2), BF16),
-    ("matmul", A16, B16, None),  # out dtype not a constant
+    ("matmul", LHS, RHS, None),  # out dtype not a constant
     ("matmul", t((16, 32), None), t((32, 16), F32), F32),  # one dtype unknown
-    ("matmul", A16, 2.0, F32),  # not a tensor
+    ("matmul", LHS, 2.0, F32),  # not a tensor
     ("__matmul__", t((16, 32), F32), t((32, 16), F32), None),
     ("__matmul__", t((16, 32), BF16), t((32, 16), BF16), None),
     ("__matmul__", t((16, 32), I8), t((32, 16), I8), None),  # INT8 gives INT32
@@ -243,7 +243,7 @@ def test_cube_tile_values_silent(cube: Any, dtype: str | None, named: dict[str, 
 
 def test_cube_tile_m_is_not_checked_for_the_operator() -> None:
     # `@` never transposes, so mL0 is never checked for it.
-    c = op_call("__matmul__", A16, B16, cube=((8, 16), (16, 16), (16, 16)))
+    c = op_call("__matmul__", LHS, RHS, cube=((8, 16), (16, 16), (16, 16)))
     assert mm.cube_tile_values(c) is None
 
 
