@@ -3,63 +3,9 @@
 from __future__ import annotations
 
 from mypy_plugin.knowledge.members import MISSING, torch_transpose
-from mypy_plugin.knowledge.ops import OPS, Key, TensorVal
-from mypy_plugin.knowledge.shapes import Dim
+from mypy_plugin.knowledge.ops import OPS, TensorVal
 
-
-class FakeArgs:
-    """Positional arguments only: tensors, ints, dim lists, bools."""
-
-    def __init__(self, *values: object) -> None:
-        self.values = values
-
-    def _get(self, pos: int) -> object:
-        return self.values[pos] if pos < len(self.values) else None
-
-    def given(self, key: Key, pos: int) -> bool:
-        return pos < len(self.values)
-
-    def tensor(self, key: Key, pos: int) -> TensorVal | None:
-        v = self._get(pos)
-        return v if isinstance(v, TensorVal) else None
-
-    def scalar(self, key: Key, pos: int) -> bool:
-        return isinstance(self._get(pos), (int, float))
-
-    def int_value(self, key: Key, pos: int) -> int | None:
-        v = self._get(pos)
-        return v if isinstance(v, int) and not isinstance(v, bool) else None
-
-    def bool_value(self, key: Key, pos: int, default: bool) -> bool | None:
-        v = self._get(pos)
-        return v if isinstance(v, bool) else default
-
-    def dtype(self, key: Key, pos: int) -> str | None:
-        v = self._get(pos)
-        return v if isinstance(v, str) else None
-
-    def dims(self, key: Key, pos: int) -> list[Dim] | None:
-        v = self._get(pos)
-        return list(v) if isinstance(v, list) else None
-
-    def python_int(self, key: Key, pos: int) -> bool:
-        return False
-
-    def varargs_dims(self, pos: int) -> list[Dim] | None:
-        return None
-
-    def tensor_list(self, key: Key, pos: int) -> list[TensorVal] | None:
-        v = self._get(pos)
-        return [t for t in v if isinstance(t, TensorVal)] if isinstance(v, list) else None
-
-    def index_keys(self) -> list[object]:
-        return []
-
-    def source(self, key: Key, pos: int) -> str | None:
-        return None
-
-    def text(self, key: Key, pos: int) -> str | None:
-        return None
+from knowledge.fakes import FakeArgs
 
 
 X = TensorVal((8, 16), "DT_FP32")
