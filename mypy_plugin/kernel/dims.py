@@ -52,6 +52,7 @@ from ..knowledge.shapes import Dim, dynamic_axes, fmt_dim, is_dynamic
 from .body_walk import expressions, statements
 from .local_buffers import LocalBuffers
 from .parameters import kernel_parameters
+from .tile_calls import SET_CUBE, SET_VEC
 
 _NOT_CONCRETE: Final = "ValueError: Not concrete value"
 # builtin -> what 0.2.0 raises when it gets a SymbolicScalar (each probed).
@@ -222,7 +223,7 @@ def _misuse(e: Expression, dims: _DynamicDims) -> tuple[str, str, str, str] | No
                 return f"{e.callee.name}()", arg, BUILTINS[name], fix
         return None
     if isinstance(e, CallExpr):
-        return _shape_misuse(e, dims)
+        return _tile_misuse(e, dims) or _shape_misuse(e, dims)
     if isinstance(e, UnaryExpr) and e.op == "not":
         arg = dims.of(e.expr)
         return ('"not"', arg, _NOT_CONCRETE, _TRUTH_FIX) if arg is not None else None
@@ -270,6 +271,21 @@ def _shape_misuse(e: CallExpr, dims: _DynamicDims) -> tuple[str, str, str, str] 
             return (f"the shape of {op}()", arg,
                     f"TypeError: {native}(): incompatible function arguments", fix)
     return None
+
+
+def _tile_misuse(e: CallExpr, dims: _DynamicDims) -> tuple[str, str, str, str] | None:
+    """A dynamic dim as a tile entry: a tile is a block of fixed size (each probed on 0.2.0)."""
+    name = e.callee.fullname if isinstance(e.callee, (NameExpr, MemberExpr)) else None
+    if name not in (SET_VEC, SET_CUBE):
+        return None
+    items = [i for a in e.args for i in (a.items if isinstance(a, (ListExpr, TupleExpr)) else [a])]
+    arg = next((d for d in map(dims.of, items) if d is not None), None)
+    if arg is None:
+        return None
+    raised = _NOT_CONCRETE if name == SET_VEC else "TypeError: __init__(): incompatible constructor arguments (CubeTile)"
+    fix = ("give the tile an int (a block of the dynamic dim, e.g. 8) and loop over the dim with "
+           "pypto.loop, viewing one block at a time")
+    return f"{name}()", arg, raised, fix
 
 
 def _inplace_off(e: CallExpr) -> bool:

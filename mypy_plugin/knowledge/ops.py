@@ -18,6 +18,7 @@ from typing import Final, Literal, Union
 from . import matmul_rules, reduce_axes, rules
 from .dtypes import BOOL, FP32
 from .findings import Finding
+from .op_dtypes_data import REJECTED
 from .values import ANY as ANY
 from .values import SCALAR as SCALAR
 from .values import Args as Args
@@ -87,6 +88,11 @@ class Op:
         """What 0.2.0 raises at trace time when an operand has a dynamic dim (None: it compiles,
         or nobody has asked the compiler)."""
         return ON_DYNAMIC.get(self.name)
+
+    @property
+    def rejects_dtypes(self) -> bool:
+        """0.2.0 rejected some probed dtype of this op when it built it (rule: op-dtype-support)."""
+        return self.name in REJECTED
 
     @property
     def is_operator(self) -> bool:

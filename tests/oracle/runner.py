@@ -79,9 +79,15 @@ CODE_RULES: list[tuple[str, str]] = [
      r"type SymbolicScalar doesn't define __round__", "pypto-not-concrete"),
     # a shape list holding the symbol (the native function wants ints; each probed)
     (r"(?:View|Reshape|Expand|Full)\(\): incompatible function arguments", "pypto-not-concrete"),
-    (r"Cannot convert symbols to int", "pypto-not-concrete"),  # a slice whose extent is the symbol
+    (r"Cannot convert symbols to int", "pypto-not-concrete"),
+    (r"__init__\(\): incompatible constructor arguments\. The following argument types are supported: "
+     r"1\. pypto\.pypto_impl\.CubeTile\(\)", "pypto-not-concrete"),  # a cube tile entry that is the symbol  # a slice whose extent is the symbol
     (r"The shape size of tensor must less than or equal to INT32_MAX|operand\d dim\[\d+\] = -1, must be > 0|"
      r"The input shape should > 0", "pypto-dynamic-dim"),
+    # an op built on a dtype it does not take (the texts of scripts/probe_op_dtypes.py's rejections)
+    (r"Errcode: \w+! (?:The datatype is not supported|This datatype is not supported|The datatype is only support|"
+     r"CeilDiv only supports same data type|Inputs datatype not supported|Unsurpported Dtype|`\w+` only supports)",
+     "pypto-op-dtype"),
     # the call of a kernel (host cases): 0.2.0's argument binding
     (r"not all tensors are contiguous", "pypto-call-layout"),
     (r"Expected at least \d+ tensor argument|Too many positional arguments|Unknown keyword argument|"

@@ -20,6 +20,7 @@ from ..ops import Op, OpKind, Result, TileRegime
 from . import dynamic as dyn
 from . import elementwise as ew
 from . import matmul as mm
+from . import op_dtypes as od
 from . import tiles as tc
 
 Check = Callable[[Call], "Finding | None"]
@@ -33,6 +34,9 @@ TRACE_CHECKS: Final[dict[OpKind, tuple[Check, ...]]] = {
 }
 # Ops whose row says they fail at trace time on an operand with a dynamic dim (``Op.on_dynamic``).
 DYNAMIC_CHECKS: Final[tuple[Check, ...]] = (dyn.dynamic_operand,)
+# Ops that 0.2.0 rejects on some probed dtype when it builds them (``Op.rejects_dtypes``): before
+# any tile is looked at (a pypto.log on DT_INT32 with no tile set fails with FC0001).
+DTYPE_CHECKS: Final[tuple[Check, ...]] = (od.op_dtype,)
 # By the op's tile regime (the row's ``tile``).
 TILE_CHECKS: Final[dict[TileRegime, tuple[Check, ...]]] = {
     "vec": (tc.vec_tile_missing, tc.vec_tile_rank),
@@ -56,7 +60,8 @@ def op_checks(op: Op) -> tuple[Check, ...]:
 
 
 def _trace_checks(op: Op) -> tuple[Check, ...]:
-    return (DYNAMIC_CHECKS if op.on_dynamic is not None else ()) + TRACE_CHECKS.get(op.kind, ())
+    return ((DYNAMIC_CHECKS if op.on_dynamic is not None else ()) + TRACE_CHECKS.get(op.kind, ())
+            + (DTYPE_CHECKS if op.rejects_dtypes else ()))
 
 
 def recovered(problems: list[Finding], result: Result) -> Result:

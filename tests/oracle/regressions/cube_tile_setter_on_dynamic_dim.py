@@ -1,0 +1,18 @@
+# oracle: TypeError: __init__(): incompatible constructor arguments (CubeTile takes lists of ints, not a symbolic dim)
+# expect: pypto-not-concrete 10
+import pypto
+import torch
+
+
+@pypto.frontend.jit(runtime_options={"run_mode": pypto.RunMode.SIM})
+def k(a: pypto.Tensor([pypto.DYNAMIC, 16], pypto.DT_FP32), out: pypto.Tensor([pypto.DYNAMIC, 16], pypto.DT_FP32)):
+    n = a.shape[0]
+    pypto.set_cube_tile_shapes([n, n], [16, 16], [16, 16])
+    pypto.set_vec_tile_shapes(8, 16)
+    for i in pypto.loop(a.shape[0] // 8):
+        v = pypto.view(a, [8, 16], [i * 8, 0])
+        pypto.assemble(v * 2.0, [i * 8, 0], out)
+
+
+def run() -> None:
+    k(torch.ones(16, 16), torch.ones(16, 16))
