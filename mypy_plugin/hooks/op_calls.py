@@ -105,9 +105,11 @@ class Session:
         buffers = self._local_buffers(ctx)
         return buffers is not None and buffers.is_retyped(ctx.context)
 
-    def moved_into_output(self, ctx: FunctionContext | MethodContext) -> bool:
+    def written_into(self, ctx: FunctionContext | MethodContext) -> tuple[bool, str | None]:
+        """Is the call's result moved whole into an output; the dtype of the output it is stored in."""
         buffers = self._local_buffers(ctx)
-        return buffers is not None and buffers.moved_into_output(ctx.context)
+        return (False, None) if buffers is None else (
+            buffers.moved_into_output(ctx.context), buffers.output_dtype(ctx.context))
 
     def transpose_fix(self, ctx: AttributeContext) -> str | None:
         where = self._where(ctx.api)
@@ -169,9 +171,10 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
     env: Env | None = None
     if op_checks(op):
         env = session.env(ctx) or session.unknown_env
-        into_output = op.tile == "copy" and session.moved_into_output(ctx)
+        moved, out_dtype = session.written_into(ctx)
         retyped = session.retyped_names(ctx) if op.on_dynamic is not None else frozenset()
-        problems = run_checks(op, Call(op.name, op.kind, label, args, env, result, into_output, retyped))
+        call = Call(op.name, op.kind, label, args, env, result, op.tile == "copy" and moved, retyped, out_dtype)
+        problems = run_checks(op, call)
         for problem in problems:
             diagnostics.report(ctx.api, problem, ctx.context, op=label, unwatched=operator, once=True)
         result = recovered(problems, result)

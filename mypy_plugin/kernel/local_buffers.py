@@ -12,7 +12,9 @@ from __future__ import annotations
 import functools
 
 from mypy.nodes import AssignmentStmt, CallExpr, ExpressionStmt, FuncDef, IndexExpr, MemberExpr, NameExpr
+from mypy.types import CallableType
 
+from ..bridge.tensor_types import tensor_val
 from .body_walk import statements
 from .local_lists import ShapeLists
 from .use_after_move import Outputs, whole_key
@@ -29,6 +31,7 @@ class LocalBuffers:
         self.retyped: set[str] = set()
         self.into_output: set[int] = set()  # id of each call moved into an output as it is
         self.names_into_output: set[str] = set()  # names moved into an output
+        self.stored_in: dict[int, str] = {}  # id of each value a whole write stores in a parameter -> it
         params = {a.variable.name for a in func.arguments}
         for s in statements(func.body.body):
             dest, value = None, None
@@ -46,6 +49,7 @@ class LocalBuffers:
                 continue
             self.retyped.add(dest)
             if dest in params:
+                self.stored_in[id(value)] = dest
                 if isinstance(value, CallExpr):
                     self.into_output.add(id(value))
                 elif isinstance(value, NameExpr):
@@ -65,6 +69,19 @@ class LocalBuffers:
         """Is ``call``'s result written whole into an output: ``out[:] = call`` or ``t = call`` and
         later ``out[:] = t`` / ``out.move(t)``?"""
         return id(call) in self.into_output or self.target.get(id(call)) in self.names_into_output
+
+    def output_dtype(self, value: object) -> str | None:
+        """The declared dtype of the parameter ``out[:] = value`` / ``out.move(value)`` stores
+        ``value`` in (None: not such a write, or the dtype is not known)."""
+        name = self.stored_in.get(id(value))
+        typ = self.func.type
+        if name is None or not isinstance(typ, CallableType):
+            return None
+        for arg, t in zip(self.func.arguments, typ.arg_types):
+            if arg.variable.name == name:
+                val = tensor_val(t)
+                return val.dtype if val is not None else None
+        return None
 
     def is_retyped(self, call: object) -> bool:
         """Is ``call`` the value of ``name = ...`` for a name some whole write re-types?"""

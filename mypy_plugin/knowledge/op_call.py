@@ -36,6 +36,7 @@ class Call:
     # Names a whole write re-types somewhere in the function (``a[:] = v`` gives ``a`` v's shape:
     # rule move-retypes-local), so their declared shape is not provably theirs at this call.
     retyped: frozenset[str] = frozenset()
+    out_dtype: str | None = None  # the dtype of the output the result is stored in whole (out[:] = call)
 
     @property
     def row(self) -> Op:

@@ -24,7 +24,9 @@ def _first(a: Args) -> TensorVal | None:
 
 def binary(result_dtype: str | None, broadcast: shapes.Broadcast = shapes.broadcast) -> Rule:
     """Tensor-tensor or tensor-scalar; a scalar keeps the tensor's dtype (rule: scalar-keeps-dtype).
-    Two dtypes: the left one (the dtype check reports the mismatch)."""
+    Two known dtypes that differ: no dtype (the compiler rejects the op, and the dtype check
+    reports it; which dtype the fixed line has depends on the fix, so a write of the result is
+    not reported a second time)."""
 
     def rule(a: Args) -> Result:
         x, y = a.tensor("input", 0), a.tensor("other", 1)
@@ -38,7 +40,8 @@ def binary(result_dtype: str | None, broadcast: shapes.Broadcast = shapes.broadc
             # program has the tensor's (and a mismatch is the left operand's anyway).
             known = a.scalar("other", 1) if x is not None else a.scalar("input", 0)
             return TensorVal(t.shape if known else None, result_dtype or t.dtype)
-        return TensorVal(broadcast(x.shape, y.shape), result_dtype or x.dtype)
+        mismatch = x.dtype is not None and y.dtype is not None and x.dtype != y.dtype
+        return TensorVal(broadcast(x.shape, y.shape), result_dtype or (None if mismatch else x.dtype))
 
     return rule
 

@@ -4,24 +4,31 @@ some op row (``registry.op_checks``), each ``Write -> Finding | None`` one on th
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 from collections.abc import Callable
 from types import ModuleType
 
-from mypy_plugin.knowledge.checks import dynamic, elementwise, matmul, out, registry, tiles
+from mypy_plugin.knowledge import checks as checks_package
+from mypy_plugin.knowledge.checks import out, registry
 from mypy_plugin.knowledge.codes import op_codes
 from mypy_plugin.knowledge.ops import OPS
 from mypy_plugin.knowledge.tiles import NOT_SET
 
 from knowledge.fakes import op_call, t, write
 
-CALL_MODULES = (tiles, matmul, elementwise, dynamic)
+# Every module of knowledge/checks but the registry and the write checks: a new module is found too.
+CALL_MODULES = tuple(
+    importlib.import_module(f"{checks_package.__name__}.{info.name}")
+    for info in pkgutil.iter_modules(checks_package.__path__) if info.name not in ("registry", "out")
+)
 # What the discovery below must at least find: it cannot pass by finding nothing.
 KNOWN = {
     "reduce_align", "vec_tile_missing", "copy_tile_align", "reshape_tile_missing", "reduce_tile_missing",
     "cube_tile_missing", "vec_tile_rank", "transpose_tile_rank", "matmul_rank", "matmul_dtypes",
     "matmul_doc_dtypes", "cube_tile_values", "dtype_mismatch", "concat_dtypes", "int_scalar",
-    "dynamic_operand", "dynamic_slice",
+    "dynamic_operand", "dynamic_slice", "op_dtype",
 }
 
 

@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from mypy_plugin.host.evaluate import CallSite, HostEvaluator
-from mypy_plugin.host.values import UNKNOWN, HostTensor, PyptoDType, Value
+from mypy_plugin.host.values import UNKNOWN, Defined, HostTensor, PyptoDType, Value
 
 
 def _sites(source: str, kernels: tuple[str, ...] = ("k",)) -> list[CallSite]:
@@ -217,7 +217,9 @@ def test_a_nested_kernel_reads_its_annotations_when_defined() -> None:
             dt = pypto.DT_FP32
             k(torch.randn(4, dtype=torch.float16))
     """)]
-    assert site.env == {"dt": PyptoDType("DT_FP16"), "pypto": UNKNOWN}
+    # ``pypto`` is the imported module (a reference another module's constants are read through)
+    assert site.env["dt"] == PyptoDType("DT_FP16") and set(site.env) == {"dt", "pypto"}
+    assert isinstance(site.env["pypto"], Defined)
 
 
 def test_a_module_constant_rebound_after_the_call() -> None:

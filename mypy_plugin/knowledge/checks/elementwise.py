@@ -15,14 +15,23 @@ def dtype_mismatch(c: Call) -> Finding | None:
     if x is None or y is None or x.dtype is None or y.dtype is None or x.dtype == y.dtype:
         return None
     lhs, rhs = c.args.source("input", 0), c.args.source("other", 1)
-    target = f"pypto.cast({rhs or 'other'}, pypto.{x.dtype})"
     return Finding(
         DTYPE_MISMATCH,
         f"{c.label} mixes {x.dtype} {fmt_shape(x.shape)} and {y.dtype} {fmt_shape(y.shape)}; PyPTO does not "
         "promote dtypes: the compiler raises FC0000 (The dtype of input tensors are not same.)",
-        f"cast one side first, e.g. {target}"
-        + (f" (or pypto.cast({lhs}, pypto.{y.dtype}))" if lhs else ""),
+        _cast_note(x.dtype, y.dtype, lhs, rhs, c.out_dtype),
     )
+
+
+def _cast_note(left: str, right: str, lhs: str | None, rhs: str | None, out: str | None) -> str:
+    """The cast that fixes the op. Stored in an output of one side's dtype: the cast that gives
+    that dtype, so the fixed line leaves no out-dtype error (one root cause, one finding)."""
+    if out == left:
+        return f"the result is stored in a {out} output: cast the other side, pypto.cast({rhs or 'other'}, pypto.{out})"
+    if out == right:
+        return f"the result is stored in a {out} output: cast the other side, pypto.cast({lhs or 'input'}, pypto.{out})"
+    return f"cast one side first, e.g. pypto.cast({rhs or 'other'}, pypto.{left})" + (
+        f" (or pypto.cast({lhs}, pypto.{right}))" if lhs else "")
 
 
 def concat_dtypes(c: Call) -> Finding | None:
