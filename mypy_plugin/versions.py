@@ -6,7 +6,7 @@ import re
 from importlib import metadata
 from typing import Final
 
-# Keep in step with pyproject.toml's "mypy>=2.4.1,<2.5" (tests/test_packaging.py checks both).
+# Keep in step with pyproject.toml's "mypy>=2.4.1,<2.5" (tests/project/test_packaging.py checks both).
 MYPY_MIN: Final = (2, 4, 1)
 MYPY_BELOW: Final = (2, 5)
 MYPY_RANGE: Final = ">=2.4.1,<2.5"

@@ -6,7 +6,7 @@ the two outputs must be identical, line for line.
     python scripts/plain_mypy_equality.py [-n 54] [--flags=--strict]
 
 Exit status 0 when identical, 1 with a diff otherwise. CI runs a few modules of it
-(tests/test_module_options.py).
+(tests/plugin/test_module_options.py).
 """
 
 from __future__ import annotations

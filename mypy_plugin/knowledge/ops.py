@@ -5,7 +5,7 @@ share a row: the bridge puts the receiver first, so argument 0 is always the fir
 A row names its shape/dtype rule (:mod:`.rules`), what the call still gives when that rule
 rejects it (``recover``: the result as written, from founded facts only), the tile it needs (which tile checks run,
 :mod:`.checks`), the dtype and axes of a reduction, its operator symbol and its special cases.
-Adding an op means a stub in ``pypto_stubs`` and a row here (``tests/test_op_table.py``
+Adding an op means a stub in ``pypto_stubs`` and a row here (``tests/knowledge/test_op_table.py``
 checks the two agree). Compiler rules are cited by their name in ``docs/rules.md``.
 """
 
@@ -208,7 +208,7 @@ ON_DYNAMIC: Final[dict[str, str]] = {
 
 
 # --- stub functions and methods with no row, on purpose ----------------------------------
-# The stubs' declared return type stands for these; tests/test_op_table.py keeps this list, the
+# The stubs' declared return type stands for these; tests/knowledge/test_op_table.py keeps this list, the
 # rows and pypto_stubs/__init__.pyi in step. Missing members are in :mod:`.members`.
 
 _NOT_TENSOR_MATH: Final = "configuration, control flow or scalar helper: no tensor shape or dtype to infer"

@@ -39,8 +39,8 @@ def test_fixed_kernels_compile(tmp_path_factory: pytest.TempPathFactory) -> None
     ) + "\n" + report
 
 
-# The examples --fix leaves with no finding (tests/test_fix.py EXAMPLE_FIXES); use-after-move is
-# fixed only here and in tests/test_fix_moves.py: the generator never reads a moved tensor.
+# The examples --fix leaves with no finding (tests/fix/test_fix.py EXAMPLE_FIXES); use-after-move is
+# fixed only here and in tests/fix/test_fix_moves.py: the generator never reads a moved tensor.
 # Each with a host call of the tensors its annotations name (the driver runs ``run()``).
 FIXED_EXAMPLES = {
     "gate_two_outputs": "gate_two_outputs(*(torch.ones(ROWS, COLS) for _ in range(3)))",

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "rules.md"
 # What the repository is made of (not build output, caches or virtualenvs).
 SOURCES = ("README.md", "docs", "mypy_plugin", "pypto_stubs", "tests", "benchmarks", "scripts", "examples", ".ci")

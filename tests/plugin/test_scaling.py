@@ -17,7 +17,7 @@ from mypy.nodes import NameExpr, OpExpr
 
 from mypy_plugin.kernel import decorators as kernels, tile_flow, use_after_move
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import scaling  # noqa: E402
 
 

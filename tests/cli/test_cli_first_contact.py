@@ -150,7 +150,7 @@ def test_paths_read_as_mypy_writes_them(tmp_path: Path, monkeypatch: pytest.Monk
     assert "kernels.py:6: kernel k: checked with declared shapes" in capsys.readouterr().out.splitlines()
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_fix_after_checking_a_copy_fixes_the_files_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

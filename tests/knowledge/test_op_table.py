@@ -17,7 +17,7 @@ from mypy_plugin.knowledge.checks.registry import TILE_CHECKS, op_checks
 from mypy_plugin.knowledge.members import MISSING, NO_METHODS
 from mypy_plugin.knowledge.ops import OPS, UNMODELLED
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STUB = ROOT / "pypto_stubs" / "__init__.pyi"
 
 

@@ -1,7 +1,7 @@
 """The rewrite's fast path: edits proven in place skip the guard's second parse, anything else
 keeps it, and either way the text is the guarded rewrite's (the fuzz suite checks the same on
 thousands of generated modules: tests/fuzz/rewrite_cases.py, "proven but rejected"). Whether a
-proven rewrite parses is the caller's parser's to say: tests/test_native_parse.py."""
+proven rewrite parses is the caller's parser's to say: tests/rewrite/test_native_parse.py."""
 
 from __future__ import annotations
 

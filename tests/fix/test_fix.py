@@ -13,7 +13,7 @@ import pytest
 
 from mypy_plugin.fix.apply import run
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n"
 
 HEAD = '''\

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 STUB = "\ndef logsumexp(input: Tensor, dim: int, keepdim: bool = False) -> Tensor: ...\n"
 ROW = '    Op("logsumexp", "reduction", rules.reduction, "reduce", _BY_DIM_IN_FP32),\n'

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from mypy import api
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_plugin_is_strict_clean() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ALLOWLIST = Path(__file__).parent / "stubtest" / "allowlist.txt"
+ALLOWLIST = Path(__file__).parents[1] / "stubtest" / "allowlist.txt"
 
 
 def _installed_stub_dirs() -> list[Path]:

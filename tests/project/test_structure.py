@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MAX_LINES = 350
 SIZED = ("mypy_plugin", "pypto_stubs")
 PACKAGE = "mypy_plugin"
@@ -252,3 +252,10 @@ def test_layer_violations(tmp_path: Path) -> None:
     _write(tmp_path, {"p/__init__.py": "", "p/knowledge/__init__.py": "", "p/knowledge/a.py": "from ..kernel import b\n",
                       "p/kernel/__init__.py": "", "p/kernel/b.py": "def f():\n    from ..knowledge import a\n"})
     assert layer_violations(tmp_path, "p") == ["p.knowledge.a (knowledge) imports p.kernel.b (kernel)"]
+
+
+def test_tests_are_grouped_in_folders() -> None:
+    """Tests live in the folder of what they test (knowledge/, host/, rewrite/, plugin/, cli/,
+    fix/, guard/, oracle/, typecheck/, fuzz/, project/); only the shared conftest is at the top."""
+    top = sorted(p.name for p in (ROOT / "tests").glob("*.py"))
+    assert top == ["conftest.py"], f"put these in a folder of tests/: {top}"

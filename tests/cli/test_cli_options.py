@@ -13,7 +13,7 @@ from mypy_plugin.cli import main
 from mypy_plugin.knowledge.codes import TABLE
 from mypy_plugin.versions import TARGET_PYPTO, pypto_stubs_version
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:

@@ -15,7 +15,7 @@ import pytest
 
 from mypy_plugin import errorcodes
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _check(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

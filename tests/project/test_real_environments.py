@@ -14,7 +14,7 @@ import pytest
 
 from mypy_plugin.versions import MYPY_RANGE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KERNEL = "import pypto\n\n\n@pypto.frontend.jit\ndef k(x: pypto.Tensor[[8, 64], pypto.DT_FP32]) -> None:\n    y = x.T\n"
 _PROJECT_FILES = ("pyproject.toml", "README.md", "LICENSE", "mypy_plugin", "pypto_stubs")
 
