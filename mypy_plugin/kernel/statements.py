@@ -103,7 +103,7 @@ def _reads(s: Statement, name: str) -> bool:
 def check_parameter_rebind(api: CheckerPluginInterface, deco: Decorator) -> None:
     """rule: kernel-parameter-rebind: a tensor parameter rebound (``out = x``, ``out += x``)
     whose new value nothing reads afterwards (in source order, or anywhere in a loop around the
-    rebinding)."""
+    rebinding, the rebinding statement itself included)."""
     func = deco.func
     params = _tensor_params(func)
     if not params:
@@ -121,7 +121,8 @@ def check_parameter_rebind(api: CheckerPluginInterface, deco: Decorator) -> None
             if name not in params:
                 continue
             start = loops[0].line if loops else s.line
-            later = [t for j, (t, _) in enumerate(walked) if j != i and (j > i or (loops and t.line >= start))]
+            # In a loop the statement itself reads what it bound on the next pass (out = t0 + out).
+            later = [t for j, (t, _) in enumerate(walked) if j > i or (loops and t.line >= start)]
             if any(_reads(t, name) for t in later if not isinstance(t, (FuncDef, Decorator))):
                 continue
             if isinstance(s, OperatorAssignmentStmt):
