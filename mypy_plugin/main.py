@@ -28,6 +28,7 @@ from .calls import call_sites
 from .calls import helpers as helper_calls
 from .debug import degrade
 from .hooks import attributes as attribute_hooks
+from .hooks import builtin_minmax
 from .hooks import call_forms as call_form_checks
 from .hooks import jit_options, module_options
 from .rewrite import module_marker
@@ -163,6 +164,8 @@ class PyptoPlugin(Plugin):
         return self._helper_calls.hook if helper_calls.helper_function(sym.node) is not None else None
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        if fullname in builtin_minmax.NAMES:
+            return builtin_minmax.signature_hook(fullname)
         if fullname != frontend.JIT:
             return None
         return jit_options.signature_hook if self.config.has_jit_keyword_rule else jit_options.accept_keywords

@@ -281,3 +281,13 @@ OP_DTYPE: Final = Code(
     fixed="y = pypto.log(pypto.cast(a, pypto.DT_FP32))",
     rules=("op-dtype-support",),
 )
+
+BUILTIN_MINMAX: Final = Code(
+    "pypto-builtin-minmax",
+    summary="Python's min() / max() on PyPTO tensors (returns one of them whole)",
+    catches="min(a, b) / max(a, b, ...) whose arguments are all PyPTO tensors.",
+    compiler="Nothing: it compiles, and the call returns one argument whole (no elementwise max is computed).",
+    bad="out[:] = max(a * 2.0, b - 3.0)",
+    fixed="out[:] = pypto.maximum(a * 2.0, b - 3.0)",
+    rules=("builtin-min-max",),
+)
