@@ -80,8 +80,8 @@ PARAM_REBIND: Final = Code(
 HOST_CREATION: Final = Code(
     "pypto-host-creation",
     summary="pypto.zeros / ones / full outside a jit kernel",
-    catches="pypto.zeros / pypto.ones / pypto.full in module-level code (outside any jit kernel).",
-    compiler="'RuntimeError: Errcode: F21003!' (func Operation) when the module is imported.",
+    catches="pypto.zeros / pypto.ones / pypto.full in host code: module level, or a function that calls a jit kernel.",
+    compiler="'RuntimeError: Errcode: F21003!' (func Operation) where the host code runs (on import at module level).",
     bad="ONES = pypto.ones([8, 16], dtype=pypto.DT_FP32)",
     fixed="ONES = torch.ones(8, 16)     # or pypto.ones(...) inside the kernel",
     rules=("host-tensor-creation",),
