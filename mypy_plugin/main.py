@@ -24,21 +24,15 @@ from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
 from . import config
 from .bridge import diagnostics
 from .bridge.tensor_types import TENSOR
-from .calls import call_sites
-from .calls import helpers as helper_calls
+from .calls import call_sites, helpers
 from .debug import degrade
-from .hooks import attributes as attribute_hooks
-from .hooks import builtin_minmax
-from .hooks import call_forms as call_form_checks
-from .hooks import jit_options, module_options
-from .rewrite import module_marker
-from .hooks import op_calls as hooks
+from .hooks import attributes, builtin_minmax, call_forms, jit_options, module_options, op_calls
 from .hooks.annotations import analyze_tensor
-from .kernel import decorators as kernels
+from .kernel import decorators
 from .knowledge import frontend
 from .knowledge.members import NO_METHODS
 from .knowledge.ops import OPS
-from .rewrite import native_parse
+from .rewrite import module_marker, native_parse
 from .rewrite.markers import MARKER_FULLNAME, analyze_marker
 from .rewrite.transform import transform_source
 
@@ -82,8 +76,8 @@ class PyptoPlugin(Plugin):
             # Like mypy's own config errors: one line, exit status 2, no traceback.
             sys.stderr.write(f"{options.config_file}: error: {err}\n")
             raise SystemExit(2) from None
-        self.session = hooks.Session(self.config)
-        self._helper_calls = helper_calls.HelperCalls(self.session)
+        self.session = op_calls.Session(self.config)
+        self._helper_calls = helpers.HelperCalls(self.session)
         config.activate(self.config)
         # `dmypy run` loads the plugin again on each run and restarts when a plugin module's
         # __version__ differs from the running one's (mypy's plugins snapshot): so a changed
@@ -139,7 +133,7 @@ class PyptoPlugin(Plugin):
     # mypy asks once per call expression: build each hook once per fullname.
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname not in self._function_hooks:
-            self._function_hooks[fullname] = call_form_checks.wrap(fullname, self._function_hook(fullname))
+            self._function_hooks[fullname] = call_forms.wrap(fullname, self._function_hook(fullname))
         hook = self._function_hooks[fullname]
         if hook is None and self.config.host_calls:
             # Not cached: a daemon run may find the name bound to something else.
@@ -159,9 +153,9 @@ class PyptoPlugin(Plugin):
             return None
         if sym is None:
             return None
-        if kernels.jit_kernel(sym.node) is not None:
+        if decorators.jit_kernel(sym.node) is not None:
             return call_sites.kernel_call_hook
-        return self._helper_calls.hook if helper_calls.helper_function(sym.node) is not None else None
+        return self._helper_calls.hook if helpers.helper_function(sym.node) is not None else None
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         if fullname in builtin_minmax.NAMES:
@@ -172,42 +166,42 @@ class PyptoPlugin(Plugin):
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:
-            self._method_hooks[fullname] = call_form_checks.wrap(fullname, self._method_hook(fullname))
+            self._method_hooks[fullname] = call_forms.wrap(fullname, self._method_hook(fullname))
         return self._method_hooks[fullname]
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == TENSOR:
-            return hooks.constructor_hook(self.session)
+            return op_calls.constructor_hook(self.session)
         if fullname in frontend.DECORATORS:
-            return hooks.decorator_hook(self.session)
-        op = hooks.FUNCTION_TABLE.get(fullname)
-        return hooks.function_hook(self.session, op) if op is not None else None
+            return op_calls.decorator_hook(self.session)
+        op = op_calls.FUNCTION_TABLE.get(fullname)
+        return op_calls.function_hook(self.session, op) if op is not None else None
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname == frontend.JIT_DECORATOR_CALL:
-            return hooks.decorator_hook(self.session)
-        if fullname in hooks.REFLECTED_COMPARISONS:
-            return hooks.reflected_comparison_hook(self.session, OPS[hooks.REFLECTED_COMPARISONS[fullname]])
+            return op_calls.decorator_hook(self.session)
+        if fullname in op_calls.REFLECTED_COMPARISONS:
+            return op_calls.reflected_comparison_hook(self.session, OPS[op_calls.REFLECTED_COMPARISONS[fullname]])
         if fullname == "pypto.Tensor.__setitem__":
-            return hooks.write_hook(self.session, "setitem")
+            return op_calls.write_hook(self.session, "setitem")
         if fullname == "pypto.Tensor.move":
-            return hooks.write_hook(self.session, "move")
+            return op_calls.write_hook(self.session, "move")
         if fullname.startswith("pypto.Tensor."):
             name = fullname[len("pypto.Tensor."):]
             if name in NO_METHODS:  # declared in the stubs only so they can be reported
-                return hooks.no_method_hook(name)
-            op = hooks.METHOD_TABLE.get(fullname)
+                return op_calls.no_method_hook(name)
+            op = op_calls.METHOD_TABLE.get(fullname)
             if op is not None:
-                return hooks.method_hook(self.session, op)
+                return op_calls.method_hook(self.session, op)
         return None
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         if fullname == "pypto.Tensor.T":
-            return attribute_hooks.transpose_attribute_hook(self.session)
+            return attributes.transpose_attribute_hook(self.session)
         if fullname == "pypto.Tensor.shape":
-            return attribute_hooks.shape_attribute_hook
+            return attributes.shape_attribute_hook
         if fullname == "pypto.Tensor.dtype":
-            return attribute_hooks.dtype_attribute_hook
+            return attributes.dtype_attribute_hook
         if fullname == "pypto.Tensor.ndim":
-            return attribute_hooks.attribute_no_method_hook("ndim")
+            return attributes.attribute_no_method_hook("ndim")
         return None

@@ -38,8 +38,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from . import edit_proof, module_marker
-from . import reparse_guard as rewrite_guard
+from . import edit_proof, module_marker, reparse_guard
 from .annotation_edits import EXPR_PREFIX, AnnotationRewriter, PyptoNames, annotation_sites
 from .kernel_returns import KERNEL_RETURN_ALIAS, add_kernel_returns
 from .local_constants import local_constants
@@ -63,7 +62,7 @@ def rewrite_unchecked(source: str, tree: ast.Module | None = None) -> tuple[str,
     :func:`rewrite_source`, which passes the tree it parsed (the rewrite only reads it). Raises
     on a source that does not parse."""
     if tree is None:
-        tree = rewrite_guard.parse(source)
+        tree = reparse_guard.parse(source)
     out, _ = _rewrite(source, tree)
     return out, tree
 
@@ -112,18 +111,18 @@ def _guarded(source: str, parser_checks: bool, keep: Callable[[ast.Module], None
     if "pypto" not in source or not _WORTH_PARSING.search(source):
         return source, False
     try:
-        tree = rewrite_guard.parse(source)
+        tree = reparse_guard.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return source, False  # mypy reports the syntax error itself
     try:
         out, proven = _rewrite(source, tree, keep)
         if out == source:
             return source, False
-        if proven and parser_checks and not rewrite_guard.debug():
+        if proven and parser_checks and not reparse_guard.debug():
             return out, True
-        rewrite_guard.check(tree, out)  # (under the debug switch, a proven rewrite too)
+        reparse_guard.check(tree, out)  # (under the debug switch, a proven rewrite too)
     except Exception:  # never break mypy's parser: any failure leaves the file as written
-        if rewrite_guard.debug():
+        if reparse_guard.debug():
             raise
         return source, False
     return out, False
