@@ -247,9 +247,12 @@ def test_cube_tile_m_is_not_checked_for_the_operator() -> None:
     assert mm.cube_tile_values(c) is None
 
 
-@pytest.mark.xfail(strict=True, reason="discrepancy with docs/rules.md cube-tile-alignment: the 16-element rule "
-                   "is only checked when kL0 and nL0 are both constants, so kL0 = 8 beside a non-constant nL0 "
-                   "(fp32: 8 x 4 = 32 bytes passes the byte rule) is silent; the compiler raises FC4001 on kL0 alone")
 def test_cube_tile_k_of_8_beside_an_unknown_n() -> None:
+    """rule: cube-tile-alignment holds per entry: kL0 = 8 fails whatever nL0 is (fp32: 8 x 4 = 32
+    bytes passes the byte rule, so only the 16-element rule catches it)."""
     found = mm.cube_tile_values(_cube_call(((16, 16), (8, 16), (None, 16)), F32))
-    assert found is not None and found.code is op_codes.CUBE_TILE and "kL0(8)" in found.message
+    assert found is not None and found.code is op_codes.CUBE_TILE
+    assert "kL0(8) must be aligned to 16 elements (FC4001)" in found.message and "nL0" not in found.message
+    assert found.note is not None and found.note.startswith("use a multiple of 16: kL0 = 16")
+    assert mm.cube_tile_values(_cube_call(((16, 16), (None, 16), (8, 16)), F32)) is not None
+    assert mm.cube_tile_values(_cube_call(((16, 16), (None, 16), (None, 16)), F32)) is None

@@ -140,9 +140,10 @@ def cube_tile_values(c: Call) -> Finding | None:
     if len(m) < 2 or len(k) < 2 or len(n) < 2:
         return None
     m0, k0, n0 = m[0], k[0], n[0]
-    if isinstance(k0, int) and isinstance(n0, int) and (k0 % 16 or n0 % 16):
-        # Name only the entries that break the rule, and what to put there.
-        bad = [(name, v) for name, v in (("kL0", k0), ("nL0", n0)) if v % 16]
+    # Each known entry that breaks the rule fails it, whatever the other one is. Name only those,
+    # and what to put there.
+    bad = [(name, v) for name, v in (("kL0", k0), ("nL0", n0)) if isinstance(v, int) and v % 16]
+    if bad:
         subject = " and ".join(f"{name}({v})" for name, v in bad)
         fixes = ", ".join(f"{name} = {_up16(v)} (the first entry of the {name[0]} list)" for name, v in bad)
         return _cube(c, f"{subject} must be aligned to 16 elements", "FC4001", f"use a multiple of 16: {fixes}")
