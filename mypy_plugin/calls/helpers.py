@@ -13,6 +13,7 @@ inside a kernel (or helper) checked for a call, that call too.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from ..kernel.body_walk import statements
 from ..kernel.copies import Entry
 from ..kernel.decorators import is_helper_decorator, is_kernel
 from ..kernel.tile_values import SHAPE
+from ..knowledge.codes import op_codes
 from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState, fmt_cube, fmt_vec
 from ..knowledge.values import TensorVal
 from . import coverage, specialize
@@ -37,6 +39,10 @@ from .op_coverage import function_key
 _KINDS = (ARG_POS, ARG_OPT, ARG_NAMED)
 # An untyped parameter that receives one of these is checked as one (a scalar operand, not Any).
 _SCALARS = frozenset({"builtins.int", "builtins.float", "builtins.bool"})
+# The findings whose check reads the vec tile, the cube tile: the helper note names those tiles only.
+_VEC_CODES = frozenset(c.name for c in (op_codes.REDUCE_ALIGN, op_codes.TILE_MISSING, op_codes.TILE_RANK,
+                                       op_codes.RESHAPE_ALIGN))
+_CUBE_CODES = frozenset(c.name for c in (op_codes.CUBE_TILE, op_codes.TILE_MISSING))
 
 
 def helper_function(node: object) -> FuncDef | None:
@@ -107,7 +113,7 @@ class HelperCalls:
             entry = None  # the helper's own pass already assumes nothing about the tiles
         if not replaced and entry is None:
             return None
-        note = _note(func.name, f"{Path(path).name}:{call.line}", typ, replaced, entry)
+        note = functools.partial(_note, func.name, f"{Path(path).name}:{call.line}", typ, replaced, entry)
         returned = specialize.check(ctx.api, func, replaced, note, typ=typ, entry=entry)
         if not returned:
             return None
@@ -210,19 +216,21 @@ def _merge(declared: TensorVal, actual: TensorVal) -> TensorVal | None:
     return TensorVal(tuple(dims), dtype)
 
 
-def _fmt_tiles(tiles: TileState) -> str:
-    """``vec tile (8, 4)``, ``cube tile [16, 16], [16, 16], [16, 16]``, ``no vec tile set``."""
+def _fmt_tiles(tiles: TileState, code: str) -> str:
+    """``vec tile (8, 4)``, ``cube tile [16, 16], [16, 16], [16, 16]``, ``no vec tile set``: the
+    tiles the finding's check reads (a matmul's finding is not about the vec tile)."""
     parts = []
-    if tiles.vec is NOT_SET:
-        parts.append("no vec tile set")
-    elif isinstance(tiles.vec, tuple):
-        parts.append(f"vec tile {fmt_vec(tiles.vec)}")
-    if isinstance(tiles.cube, tuple):  # (not set: only a matmul needs it, and it says so itself)
+    if code in _VEC_CODES:
+        if tiles.vec is NOT_SET:
+            parts.append("no vec tile set")
+        elif isinstance(tiles.vec, tuple):
+            parts.append(f"vec tile {fmt_vec(tiles.vec)}")
+    if code in _CUBE_CODES and isinstance(tiles.cube, tuple):  # not set: the matmul says so itself
         parts.append(f"cube tile {fmt_cube(tiles.cube)}")
     return ", ".join(parts)
 
 
-def _note(name: str, where: str, typ: CallableType, replaced: dict[int, Type], entry: Entry | None) -> str:
+def _note(name: str, where: str, typ: CallableType, replaced: dict[int, Type], entry: Entry | None, code: str) -> str:
     parts = []
     tensors = {i: v for i, v in ((i, tensor_val(t)) for i, t in replaced.items()) if v is not None}
     if tensors:
@@ -235,7 +243,7 @@ def _note(name: str, where: str, typ: CallableType, replaced: dict[int, Type], e
     if entry is not None:
         parts.extend(f"{k}={list(v) if isinstance(v, tuple) else v}" for k, v in entry.values.items()
                      if not k.endswith(SHAPE) and not any(typ.arg_names[i] == k for i in replaced))
-        tiles = _fmt_tiles(entry.tiles)
+        tiles = _fmt_tiles(entry.tiles, code)
         if tiles:
             parts.append(f"entered with {tiles}")
     return f"with the tensors of the call of {name} at {where}: {'; '.join(parts)}"

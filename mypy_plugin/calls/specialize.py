@@ -12,7 +12,7 @@ one module (cold, incremental and daemon runs agree).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from mypy.errors import ErrorInfo
@@ -32,7 +32,7 @@ _active: list[FuncDef] = []  # functions being checked again: a kernel, then the
 _MAX_DEPTH = 8  # helpers calling helpers; a recursive helper is not entered again
 
 
-def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], note: str,
+def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], note: str | Callable[[str], str],
           typ: CallableType | None = None, entry: kernel_copies.Entry | None = None) -> list[Type] | None:
     """Check ``func`` again with the types of the parameters at the indices of ``replaced`` (in
     ``typ``, the function's signature by default), entered with ``entry`` (a helper: the caller's
@@ -70,7 +70,7 @@ def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], 
     # (An enclosing copy's watcher still collects them: a helper's finding inside a kernel
     # checked with a host call's tensors gets both notes, the call chain.)
     with outside_watchers(api):
-        _report(api, watcher.filtered_errors(), note)
+        _report(api, watcher.filtered_errors(), note if callable(note) else _same(note))
     return returned
 
 
@@ -96,7 +96,12 @@ def call_note(api: object, call_line: int, via: Sequence[str], names: Sequence[s
     return f"with the tensors of the call at {where}: {fmt_binding(list(names), tuple(vals))}"
 
 
-def _report(api: object, infos: list[ErrorInfo], call_note: str) -> None:
+def _same(note: str) -> Callable[[str], str]:
+    """The call's note, whatever the finding's code (a host call's tensors: no tiles in it)."""
+    return lambda _code: note
+
+
+def _report(api: object, infos: list[ErrorInfo], call_note: Callable[[str], str]) -> None:
     msg = getattr(api, "msg")
     path = getattr(api, "path", "")
     existing = {(e.line, e.message) for e in msg.errors.error_info_map.get(path, ())}
@@ -113,4 +118,4 @@ def _report(api: object, infos: list[ErrorInfo], call_note: str) -> None:
         for note in infos:
             if note.parent_error is info and note.severity == "note":
                 msg.note(note.message, ctx, code=code, parent_error=reported)
-        msg.note(call_note, ctx, code=code, parent_error=reported)
+        msg.note(call_note(code.code), ctx, code=code, parent_error=reported)
