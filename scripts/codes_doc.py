@@ -9,11 +9,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from mypy_plugin.cli.catalogue import TABLE_END as END
+from mypy_plugin.cli.catalogue import TABLE_START as START
 from mypy_plugin.cli.catalogue import markdown_table
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "codes.md"
-START = "<!-- generated from mypy_plugin/knowledge/codes (scripts/codes_doc.py); do not edit -->\n"
-END = "<!-- end of generated table -->\n"
 
 
 def rendered(text: str) -> str:

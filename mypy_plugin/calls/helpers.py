@@ -17,7 +17,7 @@ import functools
 from collections.abc import Callable
 from pathlib import Path
 
-from mypy.nodes import ARG_NAMED, ARG_OPT, ARG_POS, CallExpr, Decorator, FuncDef, MypyFile, RefExpr
+from mypy.nodes import ARG_NAMED, ARG_OPT, ARG_POS, CallExpr, Decorator, FuncDef, MypyFile, RefExpr, Statement
 from mypy.plugin import FunctionContext
 from mypy.subtypes import is_same_type
 from mypy.types import AnyType, CallableType, Instance, TupleType, Type, TypeOfAny, get_proper_type
@@ -26,7 +26,7 @@ from ..bridge.tensor_types import tensor_type, tensor_val
 from ..debug import degrade
 from ..host.call_check import fmt_binding
 from ..kernel import copies as kernel_copies
-from ..kernel.body_walk import statements
+from ..kernel.body_walk import body_has, statements
 from ..kernel.copies import Entry
 from ..kernel.decorators import is_helper_decorator, is_kernel
 from ..kernel.tile_values import SHAPE
@@ -57,18 +57,13 @@ def helper_function(node: object) -> FuncDef | None:
     return None if _defines_functions(node) else node
 
 
-_DEFINES: dict[int, tuple[object, bool]] = {}  # id(body) -> (body, answer): asked at every call
+def _is_definition(s: Statement) -> bool:
+    return isinstance(s, (FuncDef, Decorator))
 
 
 def _defines_functions(func: FuncDef) -> bool:
     """A kernel factory or a closure maker: what it defines is checked where it is defined."""
-    found = _DEFINES.get(id(func.body))
-    if found is None or found[0] is not func.body:
-        if len(_DEFINES) > 4096:
-            _DEFINES.clear()
-        found = _DEFINES[id(func.body)] = (
-            func.body, any(isinstance(s, (FuncDef, Decorator)) for s in statements(func.body.body)))
-    return found[1]
+    return body_has(func, _is_definition)
 
 
 class HelperCalls:

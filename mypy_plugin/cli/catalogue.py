@@ -29,6 +29,11 @@ def list_codes() -> str:
     return "\n".join(lines) + "\n"
 
 
+# Around the generated table in docs/codes.md (scripts/codes_doc.py writes between them).
+TABLE_START = "<!-- generated from mypy_plugin/knowledge/codes (scripts/codes_doc.py); do not edit -->\n"
+TABLE_END = "<!-- end of generated table -->\n"
+
+
 def markdown_table() -> str:
     """The table at the top of docs/codes.md (a test keeps the file equal to this)."""
     lines = ["| code | what it catches | PyPTO " + TARGET_PYPTO + " | rules (rules.md) |", "|---|---|---|---|"]

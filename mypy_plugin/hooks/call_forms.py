@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, TypeVar, Union
 
-from mypy.nodes import CallExpr, Expression, FuncItem, ListExpr, RefExpr, StarExpr, TupleExpr
+from mypy.nodes import CallExpr, Expression, FuncItem, ListExpr, RefExpr, StarExpr, Statement, TupleExpr
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import Type
 
 from ..bridge.diagnostics import report
 from ..bridge.tensor_types import tensor_val
 from ..debug import degrade
-from ..kernel.body_walk import expressions, statements
+from ..kernel.body_walk import body_has, expressions
 from ..kernel.decorators import jit_kernel
 from ..knowledge.codes.kernel_codes import HOST_CREATION
 from ..knowledge.codes.op_codes import CUBE_TILE_ENTRIES, VIEW_RANK
@@ -31,8 +31,6 @@ CREATION: Final = ("pypto.zeros", "pypto.ones", "pypto.full")
 VIEWS: Final = ("pypto.view", "pypto.Tensor.view")
 CUBE: Final = "pypto.set_cube_tile_shapes"
 NAMES: Final = frozenset((*CREATION, *VIEWS, CUBE))
-# id(function) -> (the function, whether its body calls a jit kernel): asked once per function.
-_HOST_FUNCTIONS: dict[int, tuple[FuncItem, bool]] = {}
 
 
 def _arg(ctx: Ctx, name: str) -> Expression | None:
@@ -102,18 +100,11 @@ def _at_module_level(ctx: Ctx) -> bool:
     return isinstance(stack, list) and len(stack) == 1
 
 
-def _calls_a_kernel(func: FuncItem) -> bool:
-    """Does ``func``'s own body call a jit kernel? Then it is host code: a kernel's trace never
-    calls another jit kernel."""
-    key = id(func)
-    if key not in _HOST_FUNCTIONS:
-        if len(_HOST_FUNCTIONS) > 4096:
-            _HOST_FUNCTIONS.clear()
-        _HOST_FUNCTIONS[key] = (func, any(
-            isinstance(e, CallExpr) and isinstance(e.callee, RefExpr) and jit_kernel(e.callee.node) is not None
-            for s in statements(func.body.body) for e in expressions(s)))
-    held, answer = _HOST_FUNCTIONS[key]
-    return held is func and answer
+def _calls_a_kernel(s: Statement) -> bool:
+    """Does the statement call a jit kernel? A function whose body does is host code: a kernel's
+    trace never calls another jit kernel."""
+    return any(isinstance(e, CallExpr) and isinstance(e.callee, RefExpr) and jit_kernel(e.callee.node) is not None
+               for e in expressions(s))
 
 
 def _in_host_code(ctx: Ctx) -> bool:
@@ -122,7 +113,7 @@ def _in_host_code(ctx: Ctx) -> bool:
         return True
     scope = getattr(ctx.api, "scope", None)
     func = scope.current_function() if scope is not None and hasattr(scope, "current_function") else None
-    return isinstance(func, FuncItem) and _calls_a_kernel(func)
+    return isinstance(func, FuncItem) and body_has(func, _calls_a_kernel)
 
 
 def _check_creation(ctx: Ctx, fullname: str) -> None:

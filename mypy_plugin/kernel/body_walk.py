@@ -9,7 +9,7 @@ explicit stacks: ``t + t + ... + t`` nests thousands deep.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
 from mypy.nodes import (
@@ -32,6 +32,7 @@ from mypy.nodes import (
     ExpressionStmt,
     ForStmt,
     FuncDef,
+    FuncItem,
     GeneratorExpr,
     IfStmt,
     IndexExpr,
@@ -201,3 +202,19 @@ def comprehension_names(n: Node) -> frozenset[str]:
     if g is None:
         return frozenset()
     return frozenset(e.name for index in g.indices for e in expressions(index) if isinstance(e, NameExpr))
+
+
+# (id(body), id(fact)) -> (the body, the answer): hooks ask these at every call, a body is walked
+# once per fact (the body is kept to tell a reused id from the same body).
+_FACTS: dict[tuple[int, int], tuple[Block, bool]] = {}
+
+
+def body_has(func: FuncItem, fact: Callable[[Statement], bool]) -> bool:
+    """Does any statement of ``func``'s body (nested blocks, not nested functions) satisfy ``fact``?"""
+    key = (id(func.body), id(fact))
+    found = _FACTS.get(key)
+    if found is None or found[0] is not func.body:
+        if len(_FACTS) > 4096:
+            _FACTS.clear()
+        found = _FACTS[key] = (func.body, any(fact(s) for s in statements(func.body.body)))
+    return found[1]

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from mypy_plugin import errorcodes
-from mypy_plugin.cli.catalogue import explain, list_codes, markdown_table
+from mypy_plugin.cli.catalogue import TABLE_END, TABLE_START, explain, list_codes, markdown_table
 from mypy_plugin.knowledge.codes import BY_NAME, TABLE, lookup
 from mypy_plugin.knowledge.codes.op_codes import REDUCE_ALIGN
 from mypy_plugin.knowledge.findings import Finding
@@ -83,8 +83,7 @@ def test_docs_table_is_the_generated_one() -> None:
     lines = markdown_table().splitlines()
     assert len(lines) == 2 + len(TABLE) and lines[2].startswith("| `pypto-")
     doc = (ROOT / "docs" / "codes.md").read_text(encoding="utf-8")
-    start = "<!-- generated from mypy_plugin/knowledge/codes (scripts/codes_doc.py); do not edit -->\n"
-    assert start + markdown_table() + "<!-- end of generated table -->\n" in doc, "run python scripts/codes_doc.py"
+    assert TABLE_START + markdown_table() + TABLE_END in doc, "run python scripts/codes_doc.py"
 
 
 def test_findings_compare_by_value_and_pickle() -> None:

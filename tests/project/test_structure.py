@@ -62,22 +62,32 @@ def _module_level_imports(body: list[ast.stmt]) -> list[ast.Import | ast.ImportF
     return out
 
 
+def _imported(imp: ast.Import | ast.ImportFrom, name: str, is_package: bool, paths: dict[str, Path],
+              package: str) -> set[str]:
+    """What one import statement of module ``name`` imports: ``package``'s modules by name (``from
+    .x import y``: ``x``, or ``x.y`` when ``y`` is a submodule), other packages by their first name."""
+    if isinstance(imp, ast.Import):
+        return {a.name if a.name.split(".")[0] == package else a.name.split(".")[0] for a in imp.names}
+    base = imp.module or ""
+    if imp.level:
+        here = name.split(".") if is_package else name.split(".")[:-1]
+        base = ".".join([*here[:len(here) - (imp.level - 1)], *([base] if base else [])])
+    if base.split(".")[0] != package:
+        return {base.split(".")[0]}
+    return {f"{base}.{a.name}" if f"{base}.{a.name}" in paths else base for a in imp.names}
+
+
+def _modules(root: Path, package: str) -> dict[str, Path]:
+    return {_module_name(root, p): p for p in (root / package).rglob("*.py")}
+
+
 def import_graph(root: Path, package: str) -> dict[str, set[str]]:
     """Module -> the modules of ``package`` it imports at module level."""
-    paths = {_module_name(root, p): p for p in (root / package).rglob("*.py")}
+    paths = _modules(root, package)
     graph: dict[str, set[str]] = {name: set() for name in paths}
     for name, path in paths.items():
-        is_package = path.name == "__init__.py"
         for imp in _module_level_imports(ast.parse(path.read_text(encoding="utf-8")).body):
-            if isinstance(imp, ast.Import):
-                targets = [a.name for a in imp.names]
-            else:
-                base = imp.module or ""
-                if imp.level:
-                    here = name.split(".") if is_package else name.split(".")[:-1]
-                    anchor = here[:len(here) - (imp.level - 1)]
-                    base = ".".join([*anchor, *([base] if base else [])])
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in paths else base for a in imp.names]
+            targets = _imported(imp, name, path.name == "__init__.py", paths, package)
             graph[name] |= {t for t in targets if t in paths and t != name}
     return graph
 
@@ -157,22 +167,13 @@ def _part(root: Path, package: str, module: str) -> str:
 def all_imports(root: Path, package: str) -> dict[str, set[str]]:
     """Module -> every module it imports anywhere (function-level imports too): ``package``'s
     modules by name, and other top-level packages (``mypy``) by their first name."""
-    paths = {_module_name(root, p): p for p in (root / package).rglob("*.py")}
+    paths = _modules(root, package)
     out: dict[str, set[str]] = {}
     for name, path in paths.items():
-        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
         found: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found |= {a.name if a.name.split(".")[0] == package else a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    base = ".".join([*here[:len(here) - (node.level - 1)], *([base] if base else [])])
-                if base.split(".")[0] != package:
-                    found.add(base.split(".")[0])
-                    continue
-                found |= {f"{base}.{a.name}" if f"{base}.{a.name}" in paths else base for a in node.names}
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found |= _imported(node, name, path.name == "__init__.py", paths, package)
         out[name] = {t for t in found if t != name}
     return out
 
