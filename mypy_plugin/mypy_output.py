@@ -1,9 +1,14 @@
-"""mypy's text output (run with columns, error ends and codes) as records, and back to mypy's text."""
+"""mypy's text output (run with columns, error ends and codes) as records, and back to mypy's text;
+one run of mypy that gets past a file it finds under two module names."""
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from mypy import api
 
 # path:line:col:end_line:end_col: severity: message  [code]   (columns and ends optional)
 _LINE = re.compile(
@@ -14,6 +19,11 @@ _LINE = re.compile(
 _FILE_LINE = re.compile(r"^(?P<path>[^:\s][^:]*): (?P<severity>error|note|warning): (?P<message>.*)$")
 _FOUND = re.compile(r"^Found \d+ errors? in \d+ files? \(checked (?P<checked>\d+) source files?\)$")
 _SUCCESS = re.compile(r"^Success: no issues found in (?P<checked>\d+) source files?$")
+# mypy stops the whole build on this (a blocker): a script folder's subfolder without
+# __init__.py, given as a source ("compare") and imported by its neighbours ("utils.compare").
+_TWICE = re.compile(
+    r'^(?P<path>[^:\s][^:]*): error: Source file found twice under different module names: '
+    r'"(?P<first>[^"]+)" and "(?P<second>[^"]+)"$', re.MULTILINE)
 
 
 @dataclass
@@ -116,6 +126,48 @@ def _record(raw: str) -> Record | None:
     if f is not None:
         return Record(f["path"], None, None, None, None, f["severity"], f["message"], None)
     return None
+
+
+@dataclass(frozen=True)
+class FoundTwice:
+    path: str  # as mypy printed it
+    first: str  # the module name it had as a source
+    second: str  # the name its importer gives it
+
+
+def found_twice(text: str) -> list[FoundTwice]:
+    """The files mypy stopped on because it found them under two module names."""
+    return [FoundTwice(m["path"], m["first"], m["second"]) for m in _TWICE.finditer(text)]
+
+
+# Each retry gets past one file (mypy stops at the first); a tree has a few at most.
+_MAX_RETRIES = 20
+
+
+def run(args: Sequence[str]) -> tuple[str, str, int, list[FoundTwice]]:
+    """``mypy.api.run(args)``; a file mypy finds twice is checked once, as its importers name it:
+    it is left out of the sources (``--exclude``, or dropped from the command line), and mypy
+    still checks it as the import (rule of mypy's --exclude: it only affects the discovery of
+    sources). Returns the files so treated, for a line that says so."""
+    current = list(args)
+    treated: list[FoundTwice] = []
+    while True:
+        stdout, stderr, status = api.run(current)
+        twice = found_twice(stdout) if status == 2 else []
+        fresh = [t for t in twice if all(t.path != done.path for done in treated)]
+        if not fresh or len(treated) >= _MAX_RETRIES:
+            return stdout, stderr, status, treated
+        treated += fresh
+        current = _imports_only(current, [t.path for t in fresh])
+
+
+def _imports_only(args: list[str], paths: list[str]) -> list[str]:
+    wanted = {os.path.abspath(p) for p in paths}
+    kept = [a for a in args if a.startswith("-") or os.path.abspath(a) not in wanted]
+    for path in paths:
+        rel = os.path.relpath(os.path.abspath(path)).replace(os.sep, "/")
+        kept += ["--exclude", f"^{re.escape(rel)}$"]
+    return kept
 
 
 def _int(text: str | None) -> int | None:

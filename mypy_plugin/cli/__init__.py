@@ -13,7 +13,6 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from mypy import api
 from mypy.version import __version__ as mypy_version
 
 from .. import config
@@ -161,8 +160,11 @@ def _mypy(args: list[str]) -> tuple[str, str, int]:
     # keep that with mypy's own stderr, so it reaches the JSON/SARIF report too.
     plugin_stderr = io.StringIO()
     with contextlib.redirect_stderr(plugin_stderr):
-        stdout, stderr, status = api.run(args)
-    return stdout, plugin_stderr.getvalue() + stderr, status
+        stdout, stderr, status, twice = records.run(args)
+    said = "".join(
+        f'pypto-check: {t.path} is a source of its own folder ("{t.first}") and a module its neighbours '
+        f'import ("{t.second}"): checked once, as "{t.second}"\n' for t in twice)
+    return stdout, said + plugin_stderr.getvalue() + stderr, status
 
 
 def _text(opts: options.Options, report: formats.Report, parsed: records.Output, stderr: str) -> int:

@@ -6,8 +6,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mypy import api
-
 from .. import mypy_output
 
 _FLAGS = ("--show-column-numbers", "--show-error-end", "--show-error-codes", "--no-pretty", "--no-error-summary")
@@ -52,5 +50,6 @@ def collect(targets: Sequence[str], mypy_args: Sequence[str], shadows: Mapping[s
     # another path (same module names, same bytes) would be taken for them, with the copy's paths
     # in its findings (nothing to fix here). And mypy 2.4 validates a cached module by hashing
     # the original file, not its shadow: a shadow of the same size would be taken for the original.
-    stdout, _stderr, _status = api.run([*_FLAGS, *mypy_args, *shadow_args, "--no-incremental", *targets])
+    stdout, _stderr, _status, _twice = mypy_output.run([*_FLAGS, *mypy_args, *shadow_args, "--no-incremental",
+                                                        *targets])
     return parse(stdout)

@@ -183,3 +183,50 @@ def test_fix_lists_what_remains_signal_first(tmp_path: Path, monkeypatch: pytest
     assert lines[-1] == ("pypto-check: 1 other mypy error hidden (not about PyPTO; no mypy config found); "
                          "--all shows them")
     assert err == "Fixed 1 error in 1 file; 2 remaining\n"
+
+
+SCRIPT_FOLDER_HELPER = '''
+def scale(x: int) -> int:
+    return x * 2
+
+
+wrong: int = "not an int"
+'''
+
+SCRIPT_FOLDER_TEST = '''
+import pypto
+from utils.compare import scale
+
+
+@pypto.frontend.jit
+def kernel(a: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 64], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    out[:] = a.abs()
+
+
+print(scale(2))
+'''
+
+
+@pytest.mark.parametrize("fix", [False, True])
+def test_a_script_folder_with_a_utils_subfolder_is_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str], fix: bool) -> None:
+    # PyPTO's model folders are run as scripts (`python model/test_x.py`) and import a subfolder
+    # without __init__.py (`from utils.compare import compare`): mypy, given the folder, finds
+    # utils/compare.py as "compare" and as "utils.compare" and stops the whole build. pypto-check
+    # checks it once, as its importers name it, and says so.
+    (tmp_path / "model" / "utils").mkdir(parents=True)
+    (tmp_path / "model" / "utils" / "compare.py").write_text(SCRIPT_FOLDER_HELPER)
+    (tmp_path / "model" / "test_model.py").write_text(SCRIPT_FOLDER_TEST)
+    monkeypatch.chdir(tmp_path)
+    if fix:
+        assert main(["--diff", "model"]) == 0
+        out, err = capsys.readouterr()
+        assert "-    out[:] = a.abs()\n+    out[:] = pypto.abs(a)\n" in out
+        return
+    assert main(["--all", "model"]) == 1
+    out, err = capsys.readouterr()
+    assert [ln.split(": error: ")[0] for ln in out.splitlines() if ": error: " in ln] == [
+        "model/utils/compare.py:6", "model/test_model.py:9"]
+    assert err == ('pypto-check: model/utils/compare.py is a source of its own folder ("compare") and a module '
+                   'its neighbours import ("utils.compare"): checked once, as "utils.compare"\n')
