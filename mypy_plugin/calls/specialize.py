@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from mypy.errors import ErrorInfo
 from mypy.nodes import Context, FuncDef, MypyFile, ReturnStmt
@@ -27,6 +28,7 @@ from ..host.call_check import fmt_binding
 from ..kernel import copies as kernel_copies
 from ..kernel.body_walk import statements
 from ..knowledge.values import TensorVal
+from . import copy_memo, coverage
 
 _active: list[FuncDef] = []  # functions being checked again: a kernel, then the helpers it calls
 _MAX_DEPTH = 8  # helpers calling helpers; a recursive helper is not entered again
@@ -43,35 +45,63 @@ def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], 
     msg = getattr(api, "msg", None)
     named = getattr(api, "named_generic_type", None)
     typ = typ if typ is not None else func.type if isinstance(func.type, CallableType) else None
-    if (not isinstance(module, MypyFile) or check_item is None or msg is None or named is None
-            or typ is None or func in _active or len(_active) >= _MAX_DEPTH):
+    if not isinstance(module, MypyFile) or check_item is None or msg is None or named is None or typ is None:
+        return None
+    if func in _active or len(_active) >= _MAX_DEPTH:
+        copy_memo.refused()
         return None
     deferred = bool(getattr(api, "current_node_deferred", False))
     arg_types: list[Type] = list(typ.arg_types)
     for i, v in replaced.items():
         arg_types[i] = tensor_type(v, named) if isinstance(v, TensorVal) else v
-    copy = TransformVisitor().node(func)
-    assert isinstance(copy, FuncDef)
-    kernel_copies.register(copy, func, entry)
-    _active.append(func)
-    try:
-        with msg.filter_errors(save_filtered_errors=True) as watcher:
-            diagnostics.COPY_WATCHERS.append(watcher)
-            check_item(copy, type_override=typ.copy_modified(arg_types=arg_types), name=func.name)
-            returned = _returned(api, copy)
-    finally:
-        if diagnostics.COPY_WATCHERS:
-            diagnostics.COPY_WATCHERS.pop()
-        _active.pop()
-        kernel_copies.forget(copy)
+    # One check per distinct copy (copy_memo.py); op coverage records per kernel: not shared then.
+    types = copy_memo.types_key(arg_types)
+    collecting = coverage.active() is not None
+    at_entry = copy_memo.entry_key(entry, with_root=collecting)
+    record = None if types is None else copy_memo.lookup(api, func, types, at_entry, _active, _MAX_DEPTH,
+                                                         shared=not collecting)
+    if record is not None:
+        copy_memo.used(record, func)
+        infos, returned = record.infos, record.returned
+    else:
+        infos, returned, complete = _check_copy(api, func, typ.copy_modified(arg_types=arg_types), entry)
+        if types is not None and complete and not deferred:
+            copy_memo.store(api, func, types, at_entry, complete, list(_active), infos, returned,
+                            shared=not collecting)
     if deferred:
         return None  # mypy checks the caller again: report then
     # Outside mypy's watchers: the hook may run while mypy tries an overload of the decorator.
     # (An enclosing copy's watcher still collects them: a helper's finding inside a kernel
     # checked with a host call's tensors gets both notes, the call chain.)
     with outside_watchers(api):
-        _report(api, watcher.filtered_errors(), note if callable(note) else _same(note))
+        _report(api, infos, note if callable(note) else _same(note))
     return returned
+
+
+def _check_copy(api: Any, func: FuncDef, typ: CallableType, entry: kernel_copies.Entry | None
+                ) -> tuple[list[ErrorInfo], list[Type], copy_memo.Frame | None]:
+    """mypy checks a copy of ``func`` as ``typ``: its errors (not reported), the types its
+    ``return`` expressions have, and what the check depended on (None: mypy deferred something
+    while checking it, so the answer may not be final)."""
+    copy = TransformVisitor().node(func)
+    assert isinstance(copy, FuncDef)
+    kernel_copies.register(copy, func, entry)
+    _active.append(func)
+    frame = copy_memo.begin(func)
+    deferrals = len(getattr(api, "deferred_nodes", ()))
+    try:
+        with api.msg.filter_errors(save_filtered_errors=True) as watcher:
+            diagnostics.COPY_WATCHERS.append(watcher)
+            api.check_func_item(copy, type_override=typ, name=func.name)
+            returned = _returned(api, copy)
+    finally:
+        if diagnostics.COPY_WATCHERS:
+            diagnostics.COPY_WATCHERS.pop()
+        _active.pop()
+        copy_memo.end(frame)
+        kernel_copies.forget(copy)
+    final = isinstance(getattr(api, "deferred_nodes", None), list) and len(api.deferred_nodes) == deferrals
+    return watcher.filtered_errors(), returned, frame if final else None
 
 
 def _returned(api: object, copy: FuncDef) -> list[Type]:

@@ -16,7 +16,7 @@ from mypy.types import AnyType, CallableType, TupleType, Type, TypeOfAny, get_pr
 
 from ..bridge import diagnostics
 from ..bridge.tensor_types import is_tensor, result_type, tensor_type, tensor_val
-from ..calls import call_sites, coverage, op_coverage
+from ..calls import call_sites, copy_memo, coverage, op_coverage
 from ..config import PluginConfig
 from ..debug import degrade
 from ..kernel import copies as kernel_copies
@@ -139,6 +139,7 @@ class Session:
         if at is None or where is None:
             return None
         state, vec_set, func = at
+        copy_memo.entry_read()  # what the helper is entered with comes from this copy's entry
         values = self.tiles.call_values(where[0], func, ctx.context, where[2])
         return kernel_copies.Entry(state, vec_set, values, kernel_copies.root(func))
 
@@ -156,7 +157,7 @@ class Session:
             env = self._envs[key] = Env(state.vec, state.cube, self.config.has_reduce_align_rule,
                                         self.config.reduce_align_fallback, vec_set_in_kernel=key[1],
                                         dynamic_dim_rule=self.config.has_dynamic_dim_rules)
-        return env
+        return copy_memo.watched(env)
 
 
 def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | MethodContext, label: str) -> Type:
