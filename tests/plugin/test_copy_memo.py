@@ -73,8 +73,8 @@ def test_copies_grow_linearly_with_depth(tmp_path: Path, monkeypatch: pytest.Mon
 KERNELS = """\
 import pypto
 
-def scale(x):
-    return x * 2.0
+def rows(x):
+    return x.shape[0]
 
 def total(x):
     return x.sum(-1, keepdim=True)
@@ -82,18 +82,18 @@ def total(x):
 @pypto.frontend.jit
 def k1(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 64], pypto.DT_FP32)):
     pypto.set_vec_tile_shapes(8, 16)
-    out[:] = scale(x) + total(x)
+    out[:] = total(x) * rows(x)
 
 @pypto.frontend.jit
 def k2(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 64], pypto.DT_FP32)):
     pypto.set_vec_tile_shapes(8, 4)
-    out[:] = scale(x) + total(x)
+    out[:] = total(x) * rows(x)
 """
 
 
 def test_a_helper_that_reads_no_tile_is_checked_once_for_every_tile(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    # ``scale`` has no op that reads the tiles: one copy serves both kernels. ``total`` reduces
+    # ``rows`` has no op that reads the tiles: one copy serves both kernels. ``total`` reduces
     # under the caller's vec tile: one copy per tile, and only k2's tile (4 x 4 bytes) is wrong.
     out, checked = _run(tmp_path, KERNELS, monkeypatch)
     assert checked == 3
