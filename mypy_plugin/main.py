@@ -32,7 +32,7 @@ from .kernel import decorators
 from .knowledge import frontend
 from .knowledge.members import NO_METHODS
 from .knowledge.ops import OPS
-from .rewrite import module_marker, native_parse
+from .rewrite import module_marker, native_parse, parse_count
 from .rewrite.markers import MARKER_FULLNAME, analyze_marker
 from .rewrite.transform import transform_source
 
@@ -87,6 +87,8 @@ class PyptoPlugin(Plugin):
             setattr(package, "__version__", _version_stamp(self.config.to_json()))
         self._function_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
         self._method_hooks: dict[str, Callable[[MethodContext], Type] | None] = {}
+        self._call_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
+        self._call_hooks_at = -1
         # Tensor annotations in the call form are lost by the parser: rewrite them before it
         # runs, on every parse (cold, incremental, daemon, workers). mypy honours
         # transform_source only in its Python-ast parser; native_parse wraps the native one,
@@ -136,7 +138,6 @@ class PyptoPlugin(Plugin):
             self._function_hooks[fullname] = call_forms.wrap(fullname, self._function_hook(fullname))
         hook = self._function_hooks[fullname]
         if hook is None and self.config.host_calls:
-            # Not cached: a daemon run may find the name bound to something else.
             return self._call_hook(fullname)
         return hook
 
@@ -146,6 +147,15 @@ class PyptoPlugin(Plugin):
             return call_sites.kernel_call_hook
         if fullname.startswith(_NEVER_KERNELS):
             return None
+        # A function defined in the module its name names changes only when mypy parses that
+        # module again (a daemon update parses what changed before analyzing it): its answer is
+        # kept until the next parse. A name bound by an import (or not bound) is looked up each
+        # time: refreshing the importer can rebind it with no parse of the importer.
+        if self._call_hooks_at != parse_count.last():
+            self._call_hooks.clear()
+            self._call_hooks_at = parse_count.last()
+        if fullname in self._call_hooks:
+            return self._call_hooks[fullname]
         try:
             sym = self.lookup_fully_qualified(fullname)
         except Exception as err:  # never crash mypy
@@ -154,8 +164,12 @@ class PyptoPlugin(Plugin):
         if sym is None:
             return None
         if decorators.jit_kernel(sym.node) is not None:
-            return call_sites.kernel_call_hook
-        return self._helper_calls.hook if helpers.helper_function(sym.node) is not None else None
+            hook: Callable[[FunctionContext], Type] | None = call_sites.kernel_call_hook
+        else:
+            hook = self._helper_calls.hook if helpers.helper_function(sym.node) is not None else None
+        if getattr(sym.node, "fullname", None) == fullname:
+            self._call_hooks[fullname] = hook
+        return hook
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         if fullname in builtin_minmax.NAMES:

@@ -12,9 +12,11 @@ answer, and each is part of a record's validity:
   check was refused somewhere serves only the very same stack);
 - the entry state: a record whose check never read the tiles or the values it was entered with
   (no op with a tile check, no helper call that passes them on) serves every entry;
-- mypy's pass: records live for one pass of the checker over one module (a new pass, a new
-  module, or the daemon's next update starts empty), so nothing a later pass or an edit may
-  change is ever answered from here.
+- what mypy knows: records of a module are kept while neither it nor any module it imports, at any
+  depth, was parsed again (:mod:`rewrite.parse_count`; a daemon update re-parses what changed
+  before it analyzes anything), so a target the daemon checks again because it had an error is
+  answered from here; when that cannot be told (a module read from mypy's cache, whose imports are
+  not in its tree) they live for one pass of the checker over the module only.
 
 The exponential case (helpers calling helpers, each call checking a copy) becomes one check per
 distinct (function, parameter types, entry).
@@ -27,11 +29,13 @@ from dataclasses import dataclass, field
 from typing import Union, cast
 
 from mypy.errors import ErrorInfo
-from mypy.nodes import FuncDef
+from mypy.nodes import FuncDef, Import, ImportAll, ImportFrom, MypyFile
+from mypy.util import correct_relative_import
 from mypy.types import Type
 
 from ..kernel.copies import Entry
 from ..knowledge.op_call import Env
+from ..rewrite import parse_count
 
 # (function, parameter types) -> its records; the function is held so ids stay unique.
 _Key = tuple[FuncDef, str]
@@ -72,23 +76,85 @@ class Stats:
     reused = 0
 
 
-_pass: tuple[object, object] | None = None  # (the checker's scope object, its pass number)
-_slots: dict[_Key, _Slot] = {}
+# module name -> (what it was checked against: its view, or its checker pass), its records
+_modules: dict[str, tuple[object, dict[_Key, _Slot]]] = {}
 _frames: list[Frame] = []
+# module name -> (the parse it was computed after, its view): computed once per parse
+_views: dict[str, tuple[int, object]] = {}
 
 
-def _current_pass(api: object) -> bool:
-    """Start afresh when mypy starts another pass (a module, a deferred pass, a daemon update:
-    each gets a new scope object, mypy's ``TypeChecker.reset`` too). False if mypy hides it."""
-    global _pass
+def _view(api: object, module: MypyFile) -> object | None:
+    """When the module and every module it imports (at any depth) were last parsed; None when a
+    module's imports are not known (read from mypy's cache) or mypy hides its modules."""
+    now = parse_count.last()
+    seen = _views.get(module.fullname)
+    if seen is not None and seen[0] == now:
+        return seen[1]
+    modules = getattr(api, "modules", None)
+    if not isinstance(modules, dict):
+        return None
+    stamps: list[tuple[str, tuple[int, int] | None]] = []
+    todo, done = [module.fullname, "builtins"], set()
+    view: object | None = None
+    while todo:
+        name = todo.pop()
+        if name in done:
+            continue
+        done.add(name)
+        tree = modules.get(name)
+        if tree is None:
+            stamps.append((name, None))  # not a module (yet): one that appears is a parse
+            continue
+        if not isinstance(tree, MypyFile) or tree.is_cache_skeleton:
+            break
+        stamps.append((name, parse_count.stamp(tree.path)))
+        todo.extend(imported(tree))
+    else:
+        view = tuple(sorted(stamps))
+    _views[module.fullname] = (now, view)
+    return view
+
+
+def imported(tree: MypyFile) -> list[str]:
+    """The modules ``tree`` imports (at any nesting), with their parent packages."""
+    found: list[str] = []
+    for node in tree.imports:
+        if isinstance(node, Import):
+            ids = [i for i, _ in node.ids]
+        elif isinstance(node, (ImportFrom, ImportAll)):
+            target, ok = correct_relative_import(tree.fullname, node.relative, node.id, tree.is_package_init_file())
+            ids = [target] if ok else []
+            if isinstance(node, ImportFrom):  # ``from pkg import mod`` imports pkg.mod
+                ids += [f"{target}.{name}" for name, _ in node.names]
+        else:
+            ids = []
+        for i in ids:
+            parts = i.split(".")
+            found.extend(".".join(parts[:n]) for n in range(1, len(parts) + 1))
+    return found
+
+
+def _records(api: object) -> dict[_Key, _Slot] | None:
+    """The records of the module being checked, as long as they hold (see the module docstring)."""
+    module = getattr(api, "tree", None)
     scope = getattr(api, "scope", None)
     number = getattr(api, "pass_num", None)
-    if scope is None or not isinstance(number, int):
-        return False
-    if _pass is None or _pass[0] is not scope or _pass[1] != number:
-        _pass = (scope, number)
-        _slots.clear()
-    return True
+    if not isinstance(module, MypyFile) or scope is None or not isinstance(number, int):
+        return None
+    view = _view(api, module)
+    held = (view, None) if view is not None else (None, (scope, number))
+    kept = _modules.get(module.fullname)
+    if kept is None or not _same(kept[0], held):
+        kept = _modules[module.fullname] = (held, {})
+    return kept[1]
+
+
+def _same(a: object, b: object) -> bool:
+    """Two holds are the same: equal views, or (no view) the very same checker pass."""
+    assert isinstance(a, tuple) and isinstance(b, tuple)
+    if a[0] is not None or b[0] is not None:
+        return bool(a[0] == b[0])
+    return a[1][0] is b[1][0] and a[1][1] == b[1][1]
 
 
 def types_key(types: list[Type]) -> str | None:
@@ -111,9 +177,8 @@ def lookup(api: object, func: FuncDef, types: str, entry: EntryKey, stack: list[
            max_depth: int, shared: bool) -> Record | None:
     """A record that answers this check, if any (``shared``: one that read no entry state may
     answer for another entry)."""
-    if not _current_pass(api):
-        return None
-    slot = _slots.get((func, types))
+    slots = _records(api)
+    slot = slots.get((func, types)) if slots is not None else None
     if slot is None:
         return None
     candidates = list(slot.by_entry.get(entry, ()))
@@ -170,11 +235,12 @@ def end(frame: Frame) -> None:
 
 def store(api: object, func: FuncDef, types: str, entry: EntryKey, frame: Frame, stack: list[FuncDef],
           infos: list[ErrorInfo], returned: list[Type] | None, shared: bool) -> None:
-    if not _current_pass(api):
+    slots = _records(api)
+    if slots is None:
         return
     record = Record(list(infos), returned, frame.reads_entry, frozenset(frame.tried), frame.reach,
                     frame.refused, tuple(stack))
-    slot = _slots.setdefault((func, types), _Slot())
+    slot = slots.setdefault((func, types), _Slot())
     if shared and not record.reads_entry and not record.refused:
         slot.any_entry = record
     else:

@@ -18,7 +18,6 @@ from typing import Any
 
 from mypy.errors import ErrorInfo
 from mypy.nodes import Context, FuncDef, MypyFile, ReturnStmt
-from mypy.treetransform import TransformVisitor
 from mypy.types import CallableType, Type
 
 from ..bridge import diagnostics
@@ -83,9 +82,7 @@ def _check_copy(api: Any, func: FuncDef, typ: CallableType, entry: kernel_copies
     """mypy checks a copy of ``func`` as ``typ``: its errors (not reported), the types its
     ``return`` expressions have, and what the check depended on (None: mypy deferred something
     while checking it, so the answer may not be final)."""
-    copy = TransformVisitor().node(func)
-    assert isinstance(copy, FuncDef)
-    kernel_copies.register(copy, func, entry)
+    copy = kernel_copies.make(func, entry)
     _active.append(func)
     frame = copy_memo.begin(func)
     deferrals = len(getattr(api, "deferred_nodes", ()))

@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from . import edit_proof, module_marker, reparse_guard
+from . import edit_proof, module_marker, parse_count, reparse_guard
 from .annotation_edits import EXPR_PREFIX, AnnotationRewriter, PyptoNames, annotation_sites
 from .kernel_returns import KERNEL_RETURN_ALIAS, add_kernel_returns
 from .local_constants import local_constants
@@ -130,6 +130,7 @@ def _guarded(source: str, parser_checks: bool, keep: Callable[[ast.Module], None
 
 def transform_source(source: object) -> object:
     """``Options.transform_source``: mypy may hand over ``str`` or ``bytes``."""
+    parse_count.parsed(None)
     if isinstance(source, bytes):
         try:
             text = source.decode("utf-8")

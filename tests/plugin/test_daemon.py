@@ -30,6 +30,20 @@ def k(x: pypto.Tensor([16, 64], pypto.DT_FP16), out: pypto.Tensor([16, 1], pypto
     out[:] = x.amax(-1, keepdim=True)
 '''
 
+HELPER_KERNEL = '''import pypto
+from tiles import COLS
+
+
+def row_max(x):
+    pypto.set_vec_tile_shapes(16, COLS)
+    return x.amax(-1, keepdim=True)
+
+
+@pypto.frontend.jit
+def k(x: pypto.Tensor([16, 64], pypto.DT_FP16), out: pypto.Tensor([16, 1], pypto.DT_FP16)):
+    out[:] = row_max(x)
+'''
+
 
 @dataclass
 class Scenario:
@@ -70,6 +84,15 @@ SCENARIOS: dict[str, Scenario] = {
                       "def k(x: pypto.Tensor([ROWS, 64], pypto.DT_FP32), out: pypto.Tensor([8, 64], pypto.DT_FP32)):\n"
                       "    pypto.set_vec_tile_shapes(8, 64)\n    out[:] = x + x\n"},
         "dims.py", "ROWS = 8", "ROWS = 16",
+    ),
+    # A helper checked again for the kernel's call reads a tile from another module: the finding
+    # of its copy goes (a copy check kept from before the edit would be a stale false positive),
+    # and comes back.
+    "helper_copy_tile_becomes_aligned": Scenario(
+        {"tiles.py": "import pypto\n\nCOLS = 8\n", "kernel.py": HELPER_KERNEL}, "tiles.py", "COLS = 8", "COLS = 16",
+    ),
+    "helper_copy_tile_becomes_misaligned": Scenario(
+        {"tiles.py": "import pypto\n\nCOLS = 16\n", "kernel.py": HELPER_KERNEL}, "tiles.py", "COLS = 16", "COLS = 8",
     ),
     # A plugin option: 0.3 has no reduction alignment rule.
     "plugin_option": Scenario(
@@ -121,7 +144,8 @@ class Daemon:
 
 # `dmypy check` (a started daemon) on the edits that go through another module or a cache; the
 # option edit only with `run` (`check` keeps the options the daemon started with, as for mypy's).
-_CHECKED = ("annotation_constant_in_other_module", "imported_tile_becomes_aligned", "tile_literal_becomes_misaligned")
+_CHECKED = ("annotation_constant_in_other_module", "imported_tile_becomes_aligned", "tile_literal_becomes_misaligned",
+            "helper_copy_tile_becomes_aligned", "helper_copy_tile_becomes_misaligned")
 CASES = [("run", name) for name in sorted(SCENARIOS)] + [("check", name) for name in _CHECKED]
 
 
