@@ -100,11 +100,13 @@ class PyptoPlugin(Plugin):
         # that import pypto (module_marker.py).
         module_options.prepare(options)
         self.module_options = module_options.ModuleOptions(options, self.config.allows_rebinding)
+        self._config_data: dict[str, Any] = {"plugin": _PLUGIN_FINGERPRINT, **self.config.to_json()}
 
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
-        # The plugin's own code is part of the answer: a new version rechecks everything.
-        return {"plugin": _PLUGIN_FINGERPRINT, **self.config.to_json()}
+        # The plugin's own code is part of the answer: a new version rechecks everything. (Asked
+        # for every module; the options do not change while the plugin lives.)
+        return dict(self._config_data)
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         if fullname in (TENSOR, "pypto.tensor"):  # `tensor` is the runtime alias

@@ -12,11 +12,11 @@ answer, and each is part of a record's validity:
   check was refused somewhere serves only the very same stack);
 - the entry state: a record whose check never read the tiles or the values it was entered with
   (no op with a tile check, no helper call that passes them on) serves every entry;
-- what mypy knows: records of a module are kept while neither it nor any module it imports, at any
-  depth, was parsed again (:mod:`rewrite.parse_count`; a daemon update re-parses what changed
-  before it analyzes anything), so a target the daemon checks again because it had an error is
-  answered from here; when that cannot be told (a module read from mypy's cache, whose imports are
-  not in its tree) they live for one pass of the checker over the module only.
+- what mypy knows: records live for one pass of the checker over one module, and the next pass
+  over it (a deferred pass, a daemon update that checks a target again because it had an error)
+  keeps them when neither the module nor any module it imports at any depth was parsed since
+  (:mod:`module_deps`; a daemon update parses what changed before it analyzes anything) and mypy
+  has as many modules: nothing a later pass or an edit may change is answered from here.
 
 The exponential case (helpers calling helpers, each call checking a copy) becomes one check per
 distinct (function, parameter types, entry).
@@ -29,13 +29,13 @@ from dataclasses import dataclass, field
 from typing import Union, cast
 
 from mypy.errors import ErrorInfo
-from mypy.nodes import FuncDef, Import, ImportAll, ImportFrom, MypyFile
-from mypy.util import correct_relative_import
+from mypy.nodes import FuncDef, MypyFile
 from mypy.types import Type
 
 from ..kernel.copies import Entry
 from ..knowledge.op_call import Env
 from ..rewrite import parse_count
+from . import module_deps
 
 # (function, parameter types) -> its records; the function is held so ids stay unique.
 _Key = tuple[FuncDef, str]
@@ -76,62 +76,20 @@ class Stats:
     reused = 0
 
 
-# module name -> (what it was checked against: its view, or its checker pass), its records
-_modules: dict[str, tuple[object, dict[_Key, _Slot]]] = {}
+@dataclass
+class _Held:
+    """The records of one module: the checker pass they were made in, the parse they were made
+    after, and how many modules mypy had then."""
+
+    scope: object
+    pass_num: int
+    parsed: int
+    modules: int
+    slots: dict[_Key, _Slot] = field(default_factory=dict)
+
+
+_modules: dict[str, _Held] = {}
 _frames: list[Frame] = []
-# module name -> (the parse it was computed after, its view): computed once per parse
-_views: dict[str, tuple[int, object]] = {}
-
-
-def _view(api: object, module: MypyFile) -> object | None:
-    """When the module and every module it imports (at any depth) were last parsed; None when a
-    module's imports are not known (read from mypy's cache) or mypy hides its modules."""
-    now = parse_count.last()
-    seen = _views.get(module.fullname)
-    if seen is not None and seen[0] == now:
-        return seen[1]
-    modules = getattr(api, "modules", None)
-    if not isinstance(modules, dict):
-        return None
-    stamps: list[tuple[str, tuple[int, int] | None]] = []
-    todo, done = [module.fullname, "builtins"], set()
-    view: object | None = None
-    while todo:
-        name = todo.pop()
-        if name in done:
-            continue
-        done.add(name)
-        tree = modules.get(name)
-        if tree is None:
-            stamps.append((name, None))  # not a module (yet): one that appears is a parse
-            continue
-        if not isinstance(tree, MypyFile) or tree.is_cache_skeleton:
-            break
-        stamps.append((name, parse_count.stamp(tree.path)))
-        todo.extend(imported(tree))
-    else:
-        view = tuple(sorted(stamps))
-    _views[module.fullname] = (now, view)
-    return view
-
-
-def imported(tree: MypyFile) -> list[str]:
-    """The modules ``tree`` imports (at any nesting), with their parent packages."""
-    found: list[str] = []
-    for node in tree.imports:
-        if isinstance(node, Import):
-            ids = [i for i, _ in node.ids]
-        elif isinstance(node, (ImportFrom, ImportAll)):
-            target, ok = correct_relative_import(tree.fullname, node.relative, node.id, tree.is_package_init_file())
-            ids = [target] if ok else []
-            if isinstance(node, ImportFrom):  # ``from pkg import mod`` imports pkg.mod
-                ids += [f"{target}.{name}" for name, _ in node.names]
-        else:
-            ids = []
-        for i in ids:
-            parts = i.split(".")
-            found.extend(".".join(parts[:n]) for n in range(1, len(parts) + 1))
-    return found
 
 
 def _records(api: object) -> dict[_Key, _Slot] | None:
@@ -139,22 +97,18 @@ def _records(api: object) -> dict[_Key, _Slot] | None:
     module = getattr(api, "tree", None)
     scope = getattr(api, "scope", None)
     number = getattr(api, "pass_num", None)
-    if not isinstance(module, MypyFile) or scope is None or not isinstance(number, int):
+    modules = getattr(api, "modules", None)
+    if not isinstance(module, MypyFile) or scope is None or not isinstance(number, int) or not isinstance(modules, dict):
         return None
-    view = _view(api, module)
-    held = (view, None) if view is not None else (None, (scope, number))
-    kept = _modules.get(module.fullname)
-    if kept is None or not _same(kept[0], held):
-        kept = _modules[module.fullname] = (held, {})
-    return kept[1]
-
-
-def _same(a: object, b: object) -> bool:
-    """Two holds are the same: equal views, or (no view) the very same checker pass."""
-    assert isinstance(a, tuple) and isinstance(b, tuple)
-    if a[0] is not None or b[0] is not None:
-        return bool(a[0] == b[0])
-    return a[1][0] is b[1][0] and a[1][1] == b[1][1]
+    held = _modules.get(module.fullname)
+    if held is not None and held.scope is scope and held.pass_num == number:
+        return held.slots  # (the same pass: nothing was parsed that it can see)
+    if (held is not None and held.slots and held.modules == len(modules)
+            and module_deps.unchanged_since(modules, module, held.parsed)):
+        held.scope, held.pass_num = scope, number  # another pass, the same facts: the records hold
+        return held.slots
+    held = _modules[module.fullname] = _Held(scope, number, parse_count.last(), len(modules))
+    return held.slots
 
 
 def types_key(types: list[Type]) -> str | None:

@@ -13,6 +13,16 @@ _NUMBERS: Final = itertools.count(1)
 _last = 0
 _unattributed = 0  # the last parse of a text with no file name (the Python-ast parser's route)
 _files: dict[str, int] = {}
+_absolute: dict[str, str] = {}  # a path as mypy spells it -> the absolute path
+
+
+def _key(path: str) -> str:
+    found = _absolute.get(path)
+    if found is None:
+        if len(_absolute) > 65536:
+            _absolute.clear()
+        found = _absolute[path] = os.path.abspath(path)
+    return found
 
 
 def parsed(path: str | None) -> None:
@@ -23,7 +33,7 @@ def parsed(path: str | None) -> None:
     if path is None:
         _unattributed = number
     else:
-        _files[os.path.abspath(path)] = number
+        _files[_key(path)] = number
     _last = number
 
 
@@ -31,6 +41,11 @@ def last() -> int:
     return _last
 
 
-def stamp(path: str) -> tuple[int, int]:
-    """When ``path`` was last parsed, and when a file with no name was (0: never)."""
-    return _files.get(os.path.abspath(path), 0), _unattributed
+def stamp(path: str) -> int:
+    """When ``path`` was last parsed (0: never)."""
+    return _files.get(_key(path), 0)
+
+
+def unattributed() -> int:
+    """When a text with no file name was last parsed (0: never)."""
+    return _unattributed
