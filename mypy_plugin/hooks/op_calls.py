@@ -23,7 +23,7 @@ from ..kernel import copies as kernel_copies
 from ..kernel.checks import check_kernel
 from ..kernel.decorators import decorated_with
 from ..kernel.local_buffers import LocalBuffers
-from ..kernel.flow_cache import TileFlowCache
+from ..kernel.tile_flow import TileFlowCache
 from ..knowledge.checks.out import Write, check_write, is_whole
 from ..knowledge.checks.registry import Call, Env, op_checks, recovered, run_checks
 from ..knowledge.findings import Finding

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import cast
 
-from mypy.nodes import Expression, FuncDef, Node, Var
+from mypy.nodes import FuncDef
 from mypy.treetransform import TransformVisitor
 
 from ..knowledge.tiles import TileState
-from .body_walk import expressions, statements
 from .tile_values import Value
 
 
@@ -27,51 +25,15 @@ class Entry:
     root: FuncDef | None = None  # the kernel (or function) whose check the call chain started in
 
 
-def _nodes(func: FuncDef) -> list[Node]:
-    """Every statement and expression of a body (nested definitions' too), in the order of
-    :mod:`body_walk`, which depends only on the tree's shape."""
-    found: list[Node] = []
-    for s in statements(func.body.body, into_definitions=True):
-        found.append(s)
-        found.extend(expressions(s))
-    return found
-
-
-def _originals(copy: FuncDef, func: FuncDef) -> dict[int, Expression]:
-    """id(expression of the copy) -> the expression of ``func`` it was copied from; empty when the
-    two trees do not have the very same shape (then nothing is read through the original)."""
-    ours, theirs = _nodes(copy), _nodes(func)
-    if len(ours) != len(theirs):
-        return {}
-    found: dict[int, Expression] = {}
-    for new, old in zip(ours, theirs):
-        if type(new) is not type(old):
-            return {}
-        if isinstance(new, Expression):
-            found[id(new)] = cast(Expression, old)
-    return found
-
-
-@dataclass(frozen=True)
-class _Copy:
-    copy: FuncDef
-    kernel: FuncDef
-    entry: Entry | None
-    originals: Mapping[int, Expression]  # id(expression of the copy) -> the original's
-    params: Mapping[int, Var]  # id(parameter of the original) -> the copy's
-
-
-# id(copy) -> what it is a copy of; a copy lives only while checked.
-_ORIGINS: dict[int, _Copy] = {}
+# id(copy) -> (copy, the function it was made from, its entry); a copy lives only while checked.
+_ORIGINS: dict[int, tuple[FuncDef, FuncDef, Entry | None]] = {}
 
 
 def make(func: FuncDef, entry: Entry | None = None) -> FuncDef:
     """A copy of ``func`` to check again, entered with ``entry`` (until :func:`forget`)."""
-    copier = TransformVisitor()
-    copy = copier.node(func)
+    copy = TransformVisitor().node(func)
     assert isinstance(copy, FuncDef)
-    params = {id(old): new for old, new in copier.var_map.items()}
-    _ORIGINS[id(copy)] = _Copy(copy, func, entry, _originals(copy, func), params)
+    _ORIGINS[id(copy)] = (copy, func, entry)
     return copy
 
 
@@ -79,47 +41,17 @@ def forget(copy: FuncDef) -> None:
     _ORIGINS.pop(id(copy), None)
 
 
-def _found(func: FuncDef) -> _Copy | None:
-    found = _ORIGINS.get(id(func))
-    return found if found is not None and found.copy is func else None
-
-
-def mapped(func: FuncDef) -> bool:
-    """Is ``func`` a copy whose expressions are read through the original's?"""
-    found = _found(func)
-    return found is not None and bool(found.originals)
-
-
-def original_node(func: FuncDef, node: object) -> object | None:
-    """The original of an expression of the copy ``func`` (None if it was not copied from it);
-    ``node`` itself when ``func`` is not a copy (or one read as itself)."""
-    found = _found(func)
-    return node if found is None or not found.originals else found.originals.get(id(node))
-
-
-def original_by_id(func: FuncDef, ident: int) -> Expression | None:
-    """The original of the copy ``func``'s expression whose id is ``ident``."""
-    found = _found(func)
-    return found.originals.get(ident) if found is not None else None
-
-
-def copy_var(func: FuncDef, original: Var) -> Var | None:
-    """The copy ``func``'s own variable for a variable of the function it was made from."""
-    found = _found(func)
-    return found.params.get(id(original)) if found is not None else None
-
-
 def origin(func: FuncDef) -> FuncDef:
     """The kernel ``func`` is a copy of, or ``func`` itself."""
-    found = _found(func)
-    return found.kernel if found is not None else func
+    found = _ORIGINS.get(id(func))
+    return found[1] if found is not None and found[0] is func else func
 
 
 def entry(func: FuncDef) -> Entry | None:
     """What the call entered this copy with; None for a function mypy checks as declared (and a
     kernel copied for a host call: it starts with no tiles, like the kernel)."""
-    found = _found(func)
-    return found.entry if found is not None else None
+    found = _ORIGINS.get(id(func))
+    return found[2] if found is not None and found[0] is func else None
 
 
 def root(func: FuncDef) -> FuncDef:

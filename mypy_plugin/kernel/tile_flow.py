@@ -8,6 +8,7 @@ cannot see consistently in incremental runs, so it makes the state UNKNOWN.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Final
@@ -19,8 +20,10 @@ from mypy.nodes import (
 from mypy.types import TupleType, Type, get_proper_type
 
 from ..bridge.folding import int_of_type
-from ..knowledge.tiles import HELPER_ENTRY, UNKNOWN, TileState
+from ..knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
+from . import copies as kernel_copies
 from .body_walk import child_exprs
+from .decorators import is_kernel
 from .matmul_flags import transposed_operand_fixes
 from .program_order import ProgramOrder
 from .tile_calls import SET_CUBE, SET_VEC, may_set_tiles, reads_lists
@@ -31,21 +34,16 @@ from .tile_values import (
 
 _MAX_HELPER_DEPTH: Final = 8
 
+_CACHE_SIZE: Final = 512
+
 
 class _Pass:
     """What one analysis of a function shares across the helpers it walks into: what the
     result was read from (to know when it is stale) and each helper's effect, computed once."""
 
-    def __init__(self, module: MypyFile, modules: Mapping[str, MypyFile], params: frozenset[int] = frozenset(),
-                 overrides: Mapping[int, Var] | None = None) -> None:
+    def __init__(self, module: MypyFile, modules: Mapping[str, MypyFile]) -> None:
         self.module = module
         self.modules = modules
-        # The walked function's parameters, and (walking the original for a copy) the copy's own
-        # variables, whose types are the call's: whether the flow read a parameter's type says
-        # whether it holds for a copy with other parameter types.
-        self.params = params
-        self.overrides = overrides
-        self.read_params = False
         # (object, attribute, value read): the result holds while every one is unchanged. In the
         # daemon a function keeps its FuncDef across edits (mypy merges the new tree into the
         # old nodes) and a constant in another module keeps its Var, with a new value.
@@ -62,11 +60,6 @@ class _Pass:
         return found
 
     def read(self, obj: object, attr: str) -> object:
-        if attr == "type" and id(obj) in self.params:
-            self.read_params = True
-            own = self.overrides.get(id(obj)) if self.overrides is not None else None
-            if own is not None:
-                return own.type  # the copy's parameter (the cache key holds the copy's types)
         value = getattr(obj, attr)
         self.inputs.setdefault((id(obj), attr), (obj, value))
         return value
@@ -298,15 +291,46 @@ class _Flow(ProgramOrder[_State]):
         return given
 
 
-def walk(module: MypyFile, func: FuncDef, modules: Mapping[str, MypyFile], tiles: TileState,
-         given: Mapping[str, Value], overrides: Mapping[int, Var] | None = None) -> tuple[_Pass, _Flow]:
-    """One flow pass over ``func`` entered with ``tiles`` and ``given`` (its parameters read through
-    ``overrides``: the variables of a copy of ``func``, whose types are a call's)."""
-    run = _Pass(module, modules, frozenset(id(a.variable) for a in func.arguments), overrides)
-    run.read(func, "body")
-    run.read(func, "is_decorated")
-    flow = _Flow(run, 0, func, given)
-    flow.exit = flow.block(func.body.body, flow.start(tiles)).tiles
-    run.forget_walk()
-    return run, flow
+class TileFlowCache:
+    """One flow pass per function, kept for its hooks while what it was read from is unchanged:
+    the function's body (a new one after each edit, in the daemon too), the constants and helper
+    bodies it read. Holds the function so ids stay unique."""
 
+    def __init__(self) -> None:
+        self._flows: OrderedDict[int, tuple[FuncDef, _Pass, _Flow]] = OrderedDict()
+
+    def _flow(self, module: MypyFile, func: FuncDef, modules: Mapping[str, MypyFile]) -> _Flow:
+        entry = self._flows.get(id(func))
+        if entry is None or entry[0] is not func or not entry[1].still_valid():
+            run = _Pass(module, modules)
+            kernel = is_kernel(module, func)
+            run.read(func, "body")
+            run.read(func, "is_decorated")
+            # A helper copy checked for one call starts with the caller's tiles and arguments.
+            called = kernel_copies.entry(func)
+            flow = _Flow(run, 0, func, called.values if called is not None else {})
+            tiles = called.tiles if called is not None else KERNEL_ENTRY if kernel else HELPER_ENTRY
+            flow.exit = flow.block(func.body.body, flow.start(tiles)).tiles
+            run.forget_walk()
+            entry = (func, run, flow)
+            self._flows[id(func)] = entry
+            if len(self._flows) > _CACHE_SIZE:
+                self._flows.popitem(last=False)
+        else:
+            self._flows.move_to_end(id(func))
+        return entry[2]
+
+    def states(self, module: MypyFile, func: FuncDef, node: object,
+               modules: Mapping[str, MypyFile]) -> tuple[TileState | None, TileState]:
+        """The tiles in force at ``node`` (None if the pass did not see it), and after the
+        whole body (every path merged)."""
+        flow = self._flow(module, func, modules)
+        return flow.at.get(id(node)), flow.exit
+
+    def transpose_fix(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile]) -> str | None:
+        return self._flow(module, func, modules).transpose_fixes.get(id(node))
+
+    def call_values(self, module: MypyFile, func: FuncDef, call: object,
+                    modules: Mapping[str, MypyFile]) -> dict[str, Value]:
+        """The int and list values the parameters of the helper called at ``call`` receive."""
+        return self._flow(module, func, modules).call_values.get(id(call), {})
