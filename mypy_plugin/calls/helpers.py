@@ -33,7 +33,10 @@ from ..kernel.tile_values import SHAPE
 from ..knowledge.codes import op_codes
 from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState, fmt_cube, fmt_vec
 from ..knowledge.values import TensorVal
-from . import coverage, specialize
+from ..trace.run import parameter_names, parameters
+from ..trace.state import Shared
+from ..trace.values import UNKNOWN, Seq
+from . import coverage, cross_module, module_sources, specialize
 from .op_coverage import function_key
 
 _KINDS = (ARG_POS, ARG_OPT, ARG_NAMED)
@@ -86,6 +89,9 @@ class HelperCalls:
         call = ctx.context
         if not isinstance(call, CallExpr) or not isinstance(call.callee, RefExpr):
             return None
+        other = cross_module.other_module_function(ctx.api, call.callee.node)
+        if other is not None:
+            return self._other_module(ctx, call, *other)
         func = helper_function(call.callee.node)
         module = getattr(ctx.api, "tree", None)
         if func is None or not isinstance(module, MypyFile):
@@ -120,6 +126,56 @@ class HelperCalls:
         if declared is not None and actual is not None and _merge(declared, actual) == actual != declared:
             return found
         return None
+
+
+    def _other_module(self, ctx: FunctionContext, call: CallExpr, module: str, name: str) -> Type | None:
+        """A helper of another module: traced from its source (:mod:`cross_module`)."""
+        api = ctx.api
+        tree = getattr(api, "tree", None)
+        actuals = cross_module.call_actuals(api, call)
+        if actuals is None or not isinstance(tree, MypyFile):
+            return None
+        if not any(isinstance(a.value, TensorVal) for a in actuals) and not _in_a_kernel(ctx, tree):
+            return None  # a call from host code
+        source = module_sources.load(api, module)
+        if source is None:
+            return None
+        shared = Shared(cross_module.options(), lambda other: module_sources.load(api, other))
+        given = parameters(source, name, actuals, shared)
+        if given is None:
+            return None
+        names = parameter_names(source, name)
+        node = call.callee.node
+        declared = cross_module.declared_params(node.func if isinstance(node, Decorator) else
+                                                node if isinstance(node, FuncDef) else None, names)
+        params = {n: cross_module.merged(declared.get(n, UNKNOWN), v) for n, v in given.items()}
+        entry_at = getattr(self.session, "helper_entry")
+        entry: Entry | None = entry_at(ctx)
+        tiles = entry.tiles if entry is not None else HELPER_ENTRY
+        vec_set = entry.vec_set_in_kernel if entry is not None else True
+        found = cross_module.trace(api, module, name, params, tiles, vec_set)
+        if found is None:
+            return None
+        if params != declared or tiles != HELPER_ENTRY or not vec_set:
+            baseline = cross_module.trace(api, module, name, declared, HELPER_ENTRY, True)
+            where = (f"in {name} called here with {cross_module.fmt_params(params, names)}"
+                     f"{cross_module.fmt_tiles(tiles)}")
+            cross_module.report_new(api, call, found, baseline, where)
+        return _returned_type(found.returned, node, getattr(api, "named_generic_type"))
+
+
+def _returned_type(value: object, node: object, named: Callable[..., Instance]) -> Type | None:
+    """The tensor (or tuple of tensors) a traced helper returns, where its signature says nothing."""
+    func = node.func if isinstance(node, Decorator) else node
+    typ = func.type if isinstance(func, FuncDef) else None
+    if isinstance(typ, CallableType) and not isinstance(get_proper_type(typ.ret_type), AnyType):
+        return None
+    if isinstance(value, TensorVal):
+        return tensor_type(value, named)
+    if isinstance(value, Seq) and value.items and all(isinstance(i, TensorVal) for i in value.items):
+        items: list[Type] = [tensor_type(i, named) for i in value.items if isinstance(i, TensorVal)]
+        return TupleType(items, named("builtins.tuple", [AnyType(TypeOfAny.special_form)]))
+    return None
 
 
 def _one_tensor_type(returned: list[Type]) -> Type | None:

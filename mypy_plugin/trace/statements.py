@@ -1,0 +1,347 @@
+"""Traced statements in program order with their control flow: a branch whose test is a known
+bool is the only one taken; otherwise both are, and they meet (:func:`.values.join`, the tiles'
+own join); a path that left (``return``, ``raise``, ``break``, ``continue``) joins nothing after.
+A loop body is walked, silently, until the state it may be entered with stops changing (then once
+more, reporting); assignments, writes into outputs (``out[...] = v``, checked as the write hook
+checks them) and nested scopes (whose names become unknown)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Final
+
+from ..knowledge.checks.out import Write, check_write, is_whole
+from ..knowledge.tiles import UNKNOWN as UNKNOWN_TILE
+from ..knowledge.tiles import TileState
+from ..knowledge.values import TensorVal
+from .calls import CallTracer
+from .values import NONE, UNKNOWN, Range, Seq, Value, is_int, join
+
+_MAX_PASSES: Final = 3  # a loop body's passes to a fixed point, before its names are widened
+
+
+@dataclass
+class State:
+    env: dict[str, Value]
+    tiles: TileState
+
+    def joined(self, other: State) -> State:
+        names = set(self.env) | set(other.env)
+        return State({n: join(self.env.get(n, UNKNOWN), other.env.get(n, UNKNOWN)) for n in names},
+                     self.tiles.join(other.tiles))
+
+
+def _join_all(states: list[State]) -> State | None:
+    if not states:
+        return None
+    out = states[0]
+    for s in states[1:]:
+        out = out.joined(s)
+    return out
+
+
+@dataclass
+class _Loop:
+    breaks: list[State] = field(default_factory=list)
+    continues: list[State] = field(default_factory=list)
+
+
+class StatementTracer(CallTracer):
+    params: frozenset[str]  # the function's parameters (writes into them are writes into outputs)
+    buffers: frozenset[str]  # locals every binding of which is a pypto.* call (local buffers)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.dead = False
+        self.returns: list[tuple[Value, TileState]] = []
+        self.loops: list[_Loop] = []
+        self.into = {}
+        self._last_breaks: list[State] = []
+
+    # --- state ----------------------------------------------------------------------
+    def snapshot(self) -> State:
+        return State(dict(self.env), self.tiles)
+
+    def restore(self, s: State) -> None:
+        self.env, self.tiles, self.dead = dict(s.env), s.tiles, False
+
+    def block(self, stmts: list[ast.stmt]) -> None:
+        for s in stmts:
+            if self.dead:
+                return
+            if not self.spend():
+                self.give_up()
+                return
+            self.stmt(s)
+
+    def give_up(self) -> None:
+        """Out of budget: nothing after this point is known."""
+        self.env = {n: UNKNOWN for n in self.env}
+        self.tiles = TileState(UNKNOWN_TILE, UNKNOWN_TILE)
+
+    def stmt(self, s: ast.stmt) -> None:
+        method = getattr(self, f"_s_{type(s).__name__}", None)
+        if method is not None:
+            method(s)
+            return
+        for child in ast.iter_child_nodes(s):  # what we do not model: its expressions still run
+            if isinstance(child, ast.expr):
+                self.expr(child)
+        self.forget(s)
+
+    def forget(self, s: ast.AST) -> None:
+        for node in ast.walk(s):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                self.env[node.id] = UNKNOWN
+
+    # --- simple statements ------------------------------------------------------------
+    def _s_Expr(self, s: ast.Expr) -> None:
+        self.expr(s.value)
+
+    def _s_Pass(self, s: ast.Pass) -> None:
+        pass
+
+    def _s_Assign(self, s: ast.Assign) -> None:
+        whole_out = self._whole_output(s.targets)
+        if whole_out is not None:
+            self.into[id(s.value)] = (True, whole_out.dtype)
+        value = self.expr(s.value)
+        for target in s.targets:
+            self.assign(target, value, s)
+
+    def _s_AnnAssign(self, s: ast.AnnAssign) -> None:
+        if s.value is not None:
+            self.assign(s.target, self.expr(s.value), s)
+        elif isinstance(s.target, ast.Name):
+            self.env.pop(s.target.id, None)
+
+    def _s_AugAssign(self, s: ast.AugAssign) -> None:
+        if isinstance(s.target, ast.Name):
+            current = self.name(s.target)
+            value = self.expr(s.value)
+            self.env[s.target.id] = self.binary(s, s.op, current, value, s.target, s.value, inplace=True)
+            return
+        self.expr(s.value)
+        for child in ast.iter_child_nodes(s.target):
+            if isinstance(child, ast.expr):
+                self.expr(child)
+
+    def _s_Return(self, s: ast.Return) -> None:
+        value = self.expr(s.value) if s.value is not None else NONE
+        self.returns.append((value, self.tiles))
+        self.dead = True
+
+    def _s_Raise(self, s: ast.Raise) -> None:
+        if s.exc is not None:
+            self.expr(s.exc)
+        self.dead = True
+
+    def _s_Break(self, s: ast.Break) -> None:
+        if self.loops:
+            self.loops[-1].breaks.append(self.snapshot())
+        self.dead = True
+
+    def _s_Continue(self, s: ast.Continue) -> None:
+        if self.loops:
+            self.loops[-1].continues.append(self.snapshot())
+        self.dead = True
+
+    def _s_Delete(self, s: ast.Delete) -> None:
+        for t in s.targets:
+            if isinstance(t, ast.Name):
+                self.env[t.id] = UNKNOWN
+            else:
+                self.expr(t)
+
+    def _s_Global(self, s: ast.Global) -> None:
+        for name in s.names:
+            self.env[name] = UNKNOWN
+
+    _s_Nonlocal = _s_Global
+
+    def _s_FunctionDef(self, s: ast.FunctionDef) -> None:
+        self.env[s.name] = UNKNOWN  # a nested function: not traced
+
+    _s_AsyncFunctionDef = _s_FunctionDef
+    _s_ClassDef = _s_FunctionDef
+
+    def _s_Import(self, s: ast.Import) -> None:
+        for alias in s.names:
+            self.env[(alias.asname or alias.name).split(".")[0]] = UNKNOWN
+
+    _s_ImportFrom = _s_Import
+
+    def _s_Assert(self, s: ast.Assert) -> None:
+        self.expr(s.test)
+
+    # --- assignment targets -----------------------------------------------------------
+    def _whole_output(self, targets: list[ast.expr]) -> TensorVal | None:
+        """``out[:] = <call>`` into a parameter: the output's value (the call is moved into it)."""
+        if len(targets) != 1 or not isinstance(targets[0], ast.Subscript):
+            return None
+        t = targets[0]
+        if not isinstance(t.value, ast.Name) or t.value.id not in self.params:
+            return None
+        dest = self.env.get(t.value.id)
+        if not isinstance(dest, TensorVal):
+            return None
+        elts = t.slice.elts if isinstance(t.slice, ast.Tuple) else [t.slice]
+        whole = all(isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None
+                    or isinstance(e, ast.Constant) and e.value is Ellipsis for e in elts)
+        return dest if whole else None
+
+    def assign(self, target: ast.expr, value: Value, stmt: ast.stmt) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            starred = any(isinstance(e, ast.Starred) for e in target.elts)
+            items = value.items if isinstance(value, Seq) and not starred and len(value.items) == len(target.elts) \
+                else None
+            for i, e in enumerate(target.elts):
+                self.assign(e.value if isinstance(e, ast.Starred) else e, items[i] if items else UNKNOWN, stmt)
+        elif isinstance(target, ast.Subscript):
+            self.store_item(target, value, stmt)
+        elif isinstance(target, ast.Attribute):
+            self.expr(target.value)
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, UNKNOWN, stmt)
+
+    def store_item(self, target: ast.Subscript, value: Value, stmt: ast.stmt) -> None:
+        base = self.expr(target.value)
+        name = target.value.id if isinstance(target.value, ast.Name) else None
+        if isinstance(base, TensorVal):
+            keys = self.index_keys(target.slice)
+            self.write(base, target.value, keys, value, stmt)
+            if name is not None and name not in self.params and is_whole(keys) and isinstance(value, TensorVal):
+                self.env[name] = value  # a whole write into a local moves the value there
+            return
+        index = self.expr(target.slice) if not isinstance(target.slice, ast.Slice) else UNKNOWN
+        if name is not None and isinstance(base, Seq) and base.is_list:
+            if is_int(index) and -len(base.items) <= index < len(base.items):  # type: ignore[operator]
+                items = list(base.items)
+                items[index] = value  # type: ignore[index]
+                self.env[name] = Seq(tuple(items), True)
+            else:
+                self.env[name] = UNKNOWN
+
+    def write(self, dest: TensorVal, dest_node: ast.expr, keys: list[object] | None, value: Value,
+              where: ast.AST) -> None:
+        """``out[keys] = value`` / ``out.move(value)``: checked when ``out`` is a parameter (an
+        output), or a region of a local buffer is written."""
+        name = dest_node.id if isinstance(dest_node, ast.Name) else None
+        region = keys is not None and not is_whole(keys)
+        if name is None or not (name in self.params or region and name in self.buffers):
+            return
+        if not isinstance(value, TensorVal) or keys is not None and any(k is None for k in keys):
+            return
+        for problem in check_write(Write(dest, keys, value, name)):
+            self.report(where, problem)
+
+    # --- compound statements ------------------------------------------------------------
+    def _s_If(self, s: ast.If) -> None:
+        test = self.expr(s.test)
+        if type(test) is bool:
+            self.block(s.body if test else s.orelse)
+            return
+        start = self.snapshot()
+        self.block(s.body)
+        ends = [] if self.dead else [self.snapshot()]
+        self.restore(start)
+        self.block(s.orelse)
+        if not self.dead:
+            ends.append(self.snapshot())
+        self._end(ends)
+
+    def _end(self, ends: list[State]) -> None:
+        joined = _join_all(ends)
+        if joined is None:
+            self.dead = True
+        else:
+            self.restore(joined)
+
+    def _s_For(self, s: ast.For) -> None:
+        it = self.expr(s.iter)
+        item: Value = it.item if isinstance(it, Range) else UNKNOWN
+        if isinstance(it, Seq) and it.items:
+            item = it.items[0]
+            for other in it.items[1:]:
+                item = join(item, other)
+        self.loop(s.body, s.orelse, lambda: self.assign(s.target, item, s))
+
+    _s_AsyncFor = _s_For
+
+    def _s_While(self, s: ast.While) -> None:
+        def begin() -> None:
+            self.expr(s.test)
+        self.loop(s.body, s.orelse, begin, test=s.test)
+
+    def loop(self, body: list[ast.stmt], orelse: list[ast.stmt], begin: object, test: ast.expr | None = None) -> None:
+        if test is not None:
+            self.expr(test)
+        entry = self.snapshot()
+        state_in = entry
+        for n in range(_MAX_PASSES + 1):
+            self.silent += 1
+            try:
+                after = self._iteration(body, state_in, begin)
+            finally:
+                self.silent -= 1
+            new_in = entry if after is None else entry.joined(after)
+            if _same(new_in, state_in):
+                break
+            state_in = new_in if n < _MAX_PASSES else self._widened(new_in, body)
+        after = self._iteration(body, state_in, begin)  # the pass that reports
+        loop_exit = [state_in] + ([after] if after is not None else []) + self._last_breaks
+        self.restore(_join_all(loop_exit) or state_in)
+        self.block(orelse)
+
+    def _iteration(self, body: list[ast.stmt], state_in: State, begin: object) -> State | None:
+        self.restore(state_in)
+        self.loops.append(_Loop())
+        try:
+            begin()  # type: ignore[operator]
+            self.block(body)
+            frame = self.loops[-1]
+        finally:
+            self.loops.pop()
+        self._last_breaks = frame.breaks
+        ends = ([] if self.dead else [self.snapshot()]) + frame.continues
+        return _join_all(ends)
+
+    def _widened(self, state: State, body: list[ast.stmt]) -> State:
+        bound = {n.id for s in body for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        return State({k: (UNKNOWN if k in bound else v) for k, v in state.env.items()},
+                     TileState(UNKNOWN_TILE, UNKNOWN_TILE))
+
+    def _s_With(self, s: ast.With) -> None:
+        for item in s.items:
+            self.expr(item.context_expr)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, UNKNOWN, s)
+        self.block(s.body)
+
+    _s_AsyncWith = _s_With
+
+    def _s_Try(self, s: ast.Try) -> None:
+        start = self.snapshot()
+        self.block(s.body)
+        body_end = None if self.dead else self.snapshot()
+        self.block(s.orelse) if body_end is not None else None
+        ends = [] if self.dead or body_end is None else [self.snapshot()]
+        for handler in s.handlers:
+            self.restore(start.joined(body_end) if body_end is not None else start)
+            if handler.name:
+                self.env[handler.name] = UNKNOWN
+            self.block(handler.body)
+            if not self.dead:
+                ends.append(self.snapshot())
+        self._end(ends)
+        if s.finalbody and not self.dead:
+            self.block(s.finalbody)
+
+
+def _same(a: State, b: State) -> bool:
+    return a.tiles == b.tiles and a.env.keys() == b.env.keys() and all(
+        a.env[k] is b.env[k] or type(a.env[k]) is type(b.env[k]) and a.env[k] == b.env[k] for k in a.env)
+
