@@ -8,11 +8,15 @@ module and the call chain; the helper's result flows back into the caller.
 
 from __future__ import annotations
 
+import ast
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from mypy.nodes import FUNC_NO_INFO, ARG_NAMED, ARG_POS, ARG_STAR, CallExpr, Context, Decorator, Expression, FuncDef, MypyFile
+from mypy.nodes import (
+    ARG_NAMED, ARG_POS, ARG_STAR, FUNC_NO_INFO, CallExpr, Context, Decorator, Expression, FuncDef, MypyFile, RefExpr,
+)
 from mypy.types import CallableType, Instance, LiteralType, NoneType, TupleType, Type, get_proper_type
 
 from .. import config
@@ -21,10 +25,12 @@ from ..bridge.folding import int_of_expr
 from ..bridge.tensor_types import dtype_of_value, tensor_type, tensor_val
 from ..host.call_check import fmt_binding
 from ..knowledge.findings import Finding
-from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState, fmt_cube, fmt_vec
+from ..host.call_check import Parameters
+from ..knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, NOT_SET, TileState, fmt_cube, fmt_vec
 from ..knowledge.values import TensorVal
 from ..trace.arguments import Actual
-from ..trace.run import Outcome, trace_function
+from ..kernel.copies import Entry
+from ..trace.run import Outcome, parameter_names, parameters, trace_function
 from ..trace.state import Options, Shared, Traced
 from ..trace.values import NONE, UNKNOWN, DType, Num, Seq, Value
 from . import module_sources
@@ -116,6 +122,105 @@ def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: 
 def _digest(api: object, module: str) -> str | None:
     found = module_sources.load(api, module)
     return found.digest if found is not None else None
+
+
+@dataclass(frozen=True)
+class HelperTrace:
+    found: Outcome
+    baseline: Outcome | None  # the body with its own declared parameters and unknown tiles
+    where: str  # "in rows called here with x [8, 64] DT_FP32; entered with vec tile (8, 4)"
+
+
+def helper_trace(api: object, call: CallExpr, module: str, name: str, entry: Entry | None,
+                 in_kernel: bool) -> HelperTrace | None:
+    """The helper ``module.name`` traced for this call (None: not traced: a call from host code
+    with no tensor, an unreadable source, not a helper, arguments that do not fit)."""
+    actuals = call_actuals(api, call)
+    if actuals is None or not in_kernel and not any(isinstance(a.value, TensorVal) for a in actuals):
+        return None
+    source = module_sources.load(api, module)
+    if source is None:
+        return None
+    given = parameters(source, name, actuals, Shared(options(), lambda other: module_sources.load(api, other)))
+    if given is None:
+        return None
+    names = parameter_names(source, name)
+    node = call.callee.node if isinstance(call.callee, RefExpr) else None
+    declared = declared_params(node.func if isinstance(node, Decorator) else node if isinstance(node, FuncDef)
+                               else None, names)
+    params = {n: merged(declared.get(n, UNKNOWN), _from_flow(v, entry, n)) for n, v in given.items()}
+    tiles = entry.tiles if entry is not None else HELPER_ENTRY
+    vec_set = entry.vec_set_in_kernel if entry is not None else True
+    found = trace(api, module, name, params, tiles, vec_set)
+    if found is None:
+        return None
+    same = params == declared and tiles == HELPER_ENTRY and vec_set
+    baseline = found if same else trace(api, module, name, declared, HELPER_ENTRY, True)
+    return HelperTrace(found, baseline, f"in {name} called here with {fmt_params(params, names)}{fmt_tiles(tiles)}")
+
+
+def _from_flow(value: Value, entry: Entry | None, name: str) -> Value:
+    """An argument the call's types leave unknown, as the caller's tile pass evaluated it (``[8] *
+    2``, ``tile`` after ``tile[-1] = 4``): ints and int lists."""
+    if value is not UNKNOWN or entry is None:
+        return value
+    given = entry.values.get(name)
+    if isinstance(given, int):
+        return given
+    if isinstance(given, tuple):
+        return Seq(tuple(i if i is not None else Num("int") for i in given), True)
+    return value
+
+
+def dtypes_written(api: object, module: str, name: str, tensors: list[str]) -> list[str] | None:
+    """What each tensor parameter's annotation writes for the dtype, read from the kernel's source
+    (kernel.parameters.written reads mypy's parse, which a cached kernel lacks): "" none, the
+    ``DT_*`` name, or a variable's name."""
+    source = module_sources.load(api, module)
+    fdef = source.functions.get(name) if source is not None else None
+    if fdef is None:
+        return None
+    args = {a.arg: a.annotation for a in [*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs]}
+    return [_dtype_written(args.get(t)) for t in tensors]
+
+
+def _dtype_written(annotation: ast.expr | None) -> str:
+    if isinstance(annotation, ast.Call):
+        items = list(annotation.args[1:2]) + [k.value for k in annotation.keywords if k.arg == "dtype"]
+    elif isinstance(annotation, ast.Subscript):
+        s = annotation.slice
+        items = list(s.elts[1:2]) if isinstance(s, ast.Tuple) else []
+    else:
+        items = []
+    if not items:
+        return ""
+    item = items[-1]
+    if isinstance(item, ast.Attribute):
+        return item.attr
+    return item.id if isinstance(item, ast.Name) else "?"
+
+
+def kernel_call(api: object, dec: Decorator, module: str, name: str, params: Parameters,
+                vals: tuple[TensorVal, ...], where: Context, line: int) -> None:
+    """A jit kernel of another module, called here with ``vals``: traced from its source as the
+    frontend traces it at this call (rule: traced-with-call-tensors); what the call's tensors
+    change is reported at the call."""
+    source = module_sources.load(api, module)
+    fdef = source.functions.get(name) if source is not None else None
+    if source is None or fdef is None:
+        return
+    names = [a.arg for a in [*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs]]
+    declared = declared_params(dec.func, names)
+    tensor_names = [p.name for p in params.spec.tensors]
+    given = dict(declared)
+    given.update({n: v for n, v in zip(tensor_names, vals)})
+    declared.update({n: v for n, v in zip(tensor_names, params.declared)})
+    found = trace(api, module, name, given, KERNEL_ENTRY, None)
+    if found is None:
+        return
+    baseline = trace(api, module, name, declared, KERNEL_ENTRY, None)
+    report_new(api, where, found, baseline,
+               f"in kernel {name}, traced with the tensors of this call: {fmt_binding(tensor_names, vals)}")
 
 
 def declared_params(func: FuncDef | None, names: list[str]) -> dict[str, Value]:

@@ -33,10 +33,8 @@ from ..kernel.tile_values import SHAPE
 from ..knowledge.codes import op_codes
 from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState, fmt_cube, fmt_vec
 from ..knowledge.values import TensorVal
-from ..trace.run import parameter_names, parameters
-from ..trace.state import Shared
-from ..trace.values import UNKNOWN, Seq
-from . import coverage, cross_module, module_sources, specialize
+from ..trace.values import Seq
+from . import coverage, cross_module, specialize
 from .op_coverage import function_key
 
 _KINDS = (ARG_POS, ARG_OPT, ARG_NAMED)
@@ -130,38 +128,17 @@ class HelperCalls:
 
     def _other_module(self, ctx: FunctionContext, call: CallExpr, module: str, name: str) -> Type | None:
         """A helper of another module: traced from its source (:mod:`cross_module`)."""
-        api = ctx.api
-        tree = getattr(api, "tree", None)
-        actuals = cross_module.call_actuals(api, call)
-        if actuals is None or not isinstance(tree, MypyFile):
+        tree = getattr(ctx.api, "tree", None)
+        if not isinstance(tree, MypyFile):
             return None
-        if not any(isinstance(a.value, TensorVal) for a in actuals) and not _in_a_kernel(ctx, tree):
-            return None  # a call from host code
-        source = module_sources.load(api, module)
-        if source is None:
-            return None
-        shared = Shared(cross_module.options(), lambda other: module_sources.load(api, other))
-        given = parameters(source, name, actuals, shared)
-        if given is None:
-            return None
-        names = parameter_names(source, name)
-        node = call.callee.node
-        declared = cross_module.declared_params(node.func if isinstance(node, Decorator) else
-                                                node if isinstance(node, FuncDef) else None, names)
-        params = {n: cross_module.merged(declared.get(n, UNKNOWN), v) for n, v in given.items()}
         entry_at = getattr(self.session, "helper_entry")
-        entry: Entry | None = entry_at(ctx)
-        tiles = entry.tiles if entry is not None else HELPER_ENTRY
-        vec_set = entry.vec_set_in_kernel if entry is not None else True
-        found = cross_module.trace(api, module, name, params, tiles, vec_set)
-        if found is None:
+        traced = cross_module.helper_trace(ctx.api, call, module, name, entry_at(ctx), _in_a_kernel(ctx, tree))
+        if traced is None:
             return None
-        if params != declared or tiles != HELPER_ENTRY or not vec_set:
-            baseline = cross_module.trace(api, module, name, declared, HELPER_ENTRY, True)
-            where = (f"in {name} called here with {cross_module.fmt_params(params, names)}"
-                     f"{cross_module.fmt_tiles(tiles)}")
-            cross_module.report_new(api, call, found, baseline, where)
-        return _returned_type(found.returned, node, getattr(api, "named_generic_type"))
+        if traced.baseline is not traced.found:
+            cross_module.report_new(ctx.api, call, traced.found, traced.baseline, traced.where)
+        return _returned_type(traced.found.returned, call.callee.node if isinstance(call.callee, RefExpr) else None,
+                              getattr(ctx.api, "named_generic_type"))
 
 
 def _returned_type(value: object, node: object, named: Callable[..., Instance]) -> Type | None:

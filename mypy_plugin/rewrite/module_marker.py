@@ -40,6 +40,16 @@ def source_digest(source: str) -> int:
     return int(hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()[:15], 16)
 
 
+def digest_wanted(nodes: Iterable[ast.AST]) -> bool:
+    """The module imports pypto and declares no digest yet (a rewritten text stays as it is)."""
+    nodes = list(nodes)
+    if any(isinstance(n, ast.ImportFrom) and any(a.asname == DIGEST_ALIAS for a in n.names) for n in nodes):
+        return False
+    return any(isinstance(n, ast.Import) and any(a.name.split(".")[0] == "pypto" for a in n.names)
+               or isinstance(n, ast.ImportFrom) and n.level == 0 and (n.module or "").split(".")[0] == "pypto"
+               for n in nodes)
+
+
 def digest_declaration(source: str) -> str:
     return f"; {DIGEST_NAME}: {DIGEST_ALIAS}[{source_digest(source)}]"
 

@@ -88,7 +88,7 @@ def _rewrite(source: str, tree: ast.Module, keep: Callable[[ast.Module], None] |
     if marker:  # a module importing pypto with no tensor annotation: its options (module_marker.py)
         rewriter.need_marker(module_marker.ALIAS)
     digest = ""
-    if module_marker.imports_pypto(walk.definitions):  # its bodies may be read by other modules' checks
+    if module_marker.digest_wanted(walk.definitions):  # its bodies may be read by other modules' checks
         rewriter.need_marker(module_marker.DIGEST_ALIAS)
         digest = module_marker.digest_declaration(source)
     rewriter.add_imports(tree, (module_marker.DECLARATION if marker else "") + digest)

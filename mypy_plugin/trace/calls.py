@@ -24,7 +24,8 @@ SET_VEC: Final = "pypto.set_vec_tile_shapes"
 SET_CUBE: Final = "pypto.set_cube_tile_shapes"
 _CONSTRUCTORS: Final = ("pypto.Tensor", "pypto.tensor")
 _LOOPS: Final = ("pypto.loop", "pypto.loop_unroll")
-_SCALAR_FUNCTIONS: Final = ("pypto.max", "pypto.min", "pypto.ceildiv", "pypto.is_loop_begin", "pypto.is_loop_end")
+_SCALAR_FUNCTIONS: Final = ("pypto.max", "pypto.min", "pypto.ceildiv", "pypto.is_loop_begin", "pypto.is_loop_end",
+                             "pypto.cond")
 
 
 def as_value(result: Result) -> Value:
@@ -155,7 +156,7 @@ class CallTracer(ExpressionTracer):
         if name in _CONSTRUCTORS:
             return _constructor(actuals)
         if name in _LOOPS:
-            return Range(Num("symbolic"))
+            return Range(Num("symbolic"), symbolic=True)
         if name in _SCALAR_FUNCTIONS:
             return Num("symbolic")
         short = name[len("pypto."):] if name.startswith("pypto.") else ""
@@ -240,6 +241,10 @@ class CallTracer(ExpressionTracer):
 
 def _builtin(name: str, args: list[Value]) -> Value:
     if name == "range":
+        if 1 <= len(args) <= 3 and all(is_int(a) for a in args):
+            r = range(*args)  # type: ignore[arg-type]
+            if len(r) <= 64:
+                return Range(Num("int"), tuple(r))
         return Range(Num("int"))
     if name == "len" and len(args) == 1:
         v = args[0]

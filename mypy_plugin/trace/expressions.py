@@ -18,7 +18,7 @@ from .arguments import Actual
 from .modules import Imported, TracedModule
 from .state import Tracing
 from .values import (
-    NONE, UNKNOWN, DType, ModuleRef, Num, Ref, Seq, SymDim, Value, dims_of_shape, is_int, join,
+    NONE, UNKNOWN, DType, ModuleRef, Num, Range, Ref, Seq, SymDim, Value, dims_of_shape, is_int, is_symbolic, join,
 )
 
 _BIN: Final[dict[type, tuple[str, str]]] = {  # operator -> (its dunder, how Python names it)
@@ -137,6 +137,8 @@ class ExpressionTracer(Tracing):
                 return dims_of_shape(base.shape) if base.shape is not None else UNKNOWN
             if attr == "dtype":
                 return DType(base.dtype) if base.dtype is not None else UNKNOWN
+            if attr == "dim":  # a property: the rank
+                return len(base.shape) if base.shape is not None else Num("int")
             if attr == "T":  # reported in its own module (it does not depend on the call): torch's meaning
                 return torch_transpose(base)
             return UNKNOWN
@@ -193,7 +195,11 @@ class ExpressionTracer(Tracing):
 
     def _e_BoolOp(self, node: ast.BoolOp) -> Value:
         values = [self.expr(v) for v in node.values]
-        return values[0] if len(set(map(repr, values))) == 1 else UNKNOWN
+        if any(is_symbolic(v) for v in values):
+            return Num("symbolic")
+        if all(type(v) is bool for v in values):
+            return all(values) if isinstance(node.op, ast.And) else any(values)
+        return UNKNOWN
 
     def _e_Compare(self, node: ast.Compare) -> Value:
         left = self.expr(node.left)
@@ -201,6 +207,11 @@ class ExpressionTracer(Tracing):
         if len(rights) != 1:
             return UNKNOWN
         right, op = rights[0], node.ops[0]
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            same = _identical(left, right)
+            return same if same is None else same == isinstance(op, ast.Is)
+        if isinstance(left, DType) and isinstance(right, DType) and isinstance(op, (ast.Eq, ast.NotEq)):
+            return (left == right) == isinstance(op, ast.Eq)
         names = _CMP.get(type(op))
         if names is None:
             return UNKNOWN
@@ -210,6 +221,8 @@ class ExpressionTracer(Tracing):
             if left is UNKNOWN:
                 return UNKNOWN
             return self.apply(f"__{names[1]}__", True, [Actual(right, node.comparators[0]), Actual(left, node.left)], node)
+        if is_symbolic(left) or is_symbolic(right):
+            return Num("symbolic")
         if is_int(left) and is_int(right):
             return {"eq": left == right, "ne": left != right, "lt": left < right, "gt": left > right,  # type: ignore[operator]
                     "le": left <= right, "ge": left >= right}[names[0]]  # type: ignore[operator]
@@ -219,7 +232,12 @@ class ExpressionTracer(Tracing):
         test = self.expr(node.test)
         if type(test) is bool:
             return self.expr(node.body if test else node.orelse)
-        return join(self.expr(node.body), self.expr(node.orelse))
+        silent = 0 if is_symbolic(test) else 1  # as an ``if`` statement (statements.py)
+        self.silent += silent
+        try:
+            return join(self.expr(node.body), self.expr(node.orelse))
+        finally:
+            self.silent -= silent
 
     def _e_Tuple(self, node: ast.Tuple) -> Value:
         return self.display(node.elts, False)
@@ -307,6 +325,30 @@ class ExpressionTracer(Tracing):
             return out
         return None
 
+    def _e_ListComp(self, node: ast.ListComp) -> Value:
+        """``[128 for _ in range(rank)]``, ``[d * 2 for d in dims]``: one ``for`` over known items,
+        no condition; anything else is unknown."""
+        if len(node.generators) != 1 or node.generators[0].ifs or node.generators[0].is_async:
+            return UNKNOWN
+        gen = node.generators[0]
+        it = self.expr(gen.iter)
+        items = list(it.items) if isinstance(it, Seq) else list(it.items) if isinstance(it, Range) and \
+            it.items is not None else None
+        if items is None or not isinstance(gen.target, ast.Name) or len(items) > 64:
+            return UNKNOWN
+        name, saved = gen.target.id, self.env.get(gen.target.id)
+        out: list[Value] = []
+        try:
+            for item in items:
+                self.env[name] = item
+                out.append(self.expr(node.elt))
+        finally:
+            if saved is None:
+                self.env.pop(name, None)
+            else:
+                self.env[name] = saved
+        return Seq(tuple(out), True)
+
     def _e_Starred(self, node: ast.Starred) -> Value:
         self.expr(node.value)
         return UNKNOWN
@@ -316,6 +358,16 @@ class ExpressionTracer(Tracing):
         if isinstance(node.target, ast.Name):
             self.env[node.target.id] = v
         return v
+
+
+def _identical(a: Value, b: Value) -> bool | None:
+    """``a is b`` where one side is None and the other is known."""
+    if a is NONE and b is NONE:
+        return True
+    for x, y in ((a, b), (b, a)):
+        if x is NONE and y is not UNKNOWN and not isinstance(y, (Ref, ModuleRef)):
+            return False
+    return None
 
 
 def _constant(v: object) -> Value:

@@ -16,7 +16,7 @@ from ..knowledge.tiles import UNKNOWN as UNKNOWN_TILE
 from ..knowledge.tiles import TileState
 from ..knowledge.values import TensorVal
 from .calls import CallTracer
-from .values import NONE, UNKNOWN, Range, Seq, Value, is_int, join
+from .values import NONE, UNKNOWN, Range, Seq, Value, is_int, is_symbolic, join
 
 _MAX_PASSES: Final = 3  # a loop body's passes to a fixed point, before its names are widened
 
@@ -244,13 +244,21 @@ class StatementTracer(CallTracer):
         if type(test) is bool:
             self.block(s.body if test else s.orelse)
             return
-        start = self.snapshot()
-        self.block(s.body)
-        ends = [] if self.dead else [self.snapshot()]
-        self.restore(start)
-        self.block(s.orelse)
-        if not self.dead:
-            ends.append(self.snapshot())
+        # A symbolic test (a loop index, pypto.cond): the frontend traces both branches. A Python
+        # value we do not know: one of them runs, maybe not this one, and what it does with the
+        # call's values is not provable there: both are walked, silently.
+        silent = 0 if is_symbolic(test) else 1
+        self.silent += silent
+        try:
+            start = self.snapshot()
+            self.block(s.body)
+            ends = [] if self.dead else [self.snapshot()]
+            self.restore(start)
+            self.block(s.orelse)
+            if not self.dead:
+                ends.append(self.snapshot())
+        finally:
+            self.silent -= silent
         self._end(ends)
 
     def _end(self, ends: list[State]) -> None:
@@ -267,14 +275,25 @@ class StatementTracer(CallTracer):
             item = it.items[0]
             for other in it.items[1:]:
                 item = join(item, other)
-        self.loop(s.body, s.orelse, lambda: self.assign(s.target, item, s))
+        # pypto.loop traces its body once; a Python loop over items we know runs it; over anything
+        # else it may not run at all: walked silently.
+        runs = isinstance(it, Range) and (it.symbolic or bool(it.items)) or isinstance(it, Seq) and bool(it.items)
+        self.silent += 0 if runs else 1
+        try:
+            self.loop(s.body, s.orelse, lambda: self.assign(s.target, item, s))
+        finally:
+            self.silent -= 0 if runs else 1
 
     _s_AsyncFor = _s_For
 
     def _s_While(self, s: ast.While) -> None:
         def begin() -> None:
             self.expr(s.test)
-        self.loop(s.body, s.orelse, begin, test=s.test)
+        self.silent += 1  # 0.2.0 rejects a while in a kernel; in a helper it may not run
+        try:
+            self.loop(s.body, s.orelse, begin, test=s.test)
+        finally:
+            self.silent -= 1
 
     def loop(self, body: list[ast.stmt], orelse: list[ast.stmt], begin: object, test: ast.expr | None = None) -> None:
         if test is not None:

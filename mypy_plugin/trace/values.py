@@ -68,6 +68,8 @@ class Range:
     scalar of unknown value."""
 
     item: Value
+    items: tuple[int, ...] | None = None  # every item, when they are known ints (``range(4)``)
+    symbolic: bool = False  # pypto.loop: the frontend traces the body once, whatever the count
 
 
 class _Special:
@@ -91,6 +93,12 @@ def is_int(v: Value) -> bool:
 def is_number(v: Value) -> bool:
     """A Python number or a scalar (never a tensor): what an op's scalar operand may be."""
     return isinstance(v, (int, float, Num)) or isinstance(v, SymDim)
+
+
+def is_symbolic(v: Value) -> bool:
+    """A SymbolicScalar (a loop index, a dynamic dim, a comparison of one): the frontend traces
+    both branches of an ``if`` on it."""
+    return isinstance(v, Num) and v.kind == "symbolic" or isinstance(v, SymDim) and v.name.startswith("~")
 
 
 def int_kind(v: Value) -> bool:
