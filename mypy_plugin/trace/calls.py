@@ -13,7 +13,7 @@ from ..knowledge.frontend import FUNCTION
 from ..knowledge.members import MISSING
 from ..knowledge.ops import ANY, OPS, SCALAR, Result
 from ..knowledge.tiles import UNKNOWN as UNKNOWN_TILE
-from ..knowledge.tiles import TileState
+from ..knowledge.tiles import CubeTile, TileState, VecTile
 from ..knowledge.values import TensorVal
 from .arguments import Actual, TraceArgs
 from .expressions import ExpressionTracer
@@ -46,7 +46,7 @@ class CallTracer(ExpressionTracer):
         return name in OPS
 
     # --- ops ------------------------------------------------------------------------
-    def apply(self, op: str, method: bool, actuals: list[Actual], node: ast.expr,
+    def apply(self, op: str, method: bool, actuals: list[Actual], node: ast.AST,
               keys: list[object] | None = None) -> Value:
         row = OPS.get(op)
         if row is None:
@@ -274,7 +274,7 @@ def _builtin(name: str, args: list[Value]) -> Value:
     return UNKNOWN
 
 
-def _vec(actuals: list[Actual]) -> tuple[int | None, ...] | object:
+def _vec(actuals: list[Actual]) -> VecTile:
     dims: list[int | None] = []
     for a in actuals:
         if a.keyword is not None:
@@ -288,7 +288,7 @@ def _vec(actuals: list[Actual]) -> tuple[int | None, ...] | object:
     return tuple(dims)
 
 
-def _cube(actuals: list[Actual]) -> tuple[tuple[int | None, ...], ...] | object:
+def _cube(actuals: list[Actual]) -> CubeTile:
     parts = [a for a in actuals if a.keyword is None]
     if len(parts) < 3 or any(a.starred for a in parts[:3]):
         return UNKNOWN_TILE
@@ -308,9 +308,9 @@ def _constructor(actuals: list[Actual]) -> Value:
     dtype = next((a for a in actuals if a.keyword == "dtype"), None) or (given[1] if len(given) > 1 else None)
     dims = None
     if shape is not None and isinstance(shape.value, Seq):
-        written = shape.node.elts if isinstance(shape.node, (ast.List, ast.Tuple)) else None
-        dims = tuple(dim_of(v, written[i].id if written is not None and i < len(written)
-                            and isinstance(written[i], ast.Name) else None) for i, v in enumerate(shape.value.items))
+        written = shape.node.elts if isinstance(shape.node, (ast.List, ast.Tuple)) else []
+        names = [e.id if isinstance(e, ast.Name) else None for e in written]
+        dims = tuple(dim_of(v, names[i] if i < len(names) else None) for i, v in enumerate(shape.value.items))
     if dtype is not None:
         dt = dtype.value.name if isinstance(dtype.value, DType) else None
     else:

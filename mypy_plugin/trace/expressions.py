@@ -5,106 +5,27 @@ displays. Calls are :mod:`.calls`' (a subclass); what an op does is the op table
 from __future__ import annotations
 
 import ast
-import operator
 from typing import Final
 
-from ..knowledge.arith import fold
 from ..knowledge.dtypes import DTYPES
-from ..knowledge.indexing import INT_KEY, MAYBE_INT_KEY, Span
 from ..knowledge.members import torch_transpose
 from ..knowledge.shapes import DYNAMIC
 from ..knowledge.values import TensorVal
 from .arguments import Actual
-from .modules import Imported, TracedModule
-from .state import Tracing
+from .index_keys import KeyTracer
+from .names import constant as _constant
+from .numbers import BIN, number_op
 from .values import (
     NONE, UNKNOWN, DType, ModuleRef, Num, Range, Ref, Seq, SymDim, Value, dims_of_shape, is_int, is_symbolic, join,
 )
 
-_BIN: Final[dict[type, tuple[str, str]]] = {  # operator -> (its dunder, how Python names it)
-    ast.Add: ("add", "+"), ast.Sub: ("sub", "-"), ast.Mult: ("mul", "*"), ast.Div: ("truediv", "/"),
-    ast.FloorDiv: ("floordiv", "//"), ast.Mod: ("mod", "%"), ast.Pow: ("pow", "**"), ast.MatMult: ("matmul", "@"),
-}
 _CMP: Final[dict[type, tuple[str, str]]] = {  # comparison -> (its dunder, the reflected one)
     ast.Eq: ("eq", "eq"), ast.NotEq: ("ne", "ne"), ast.Lt: ("lt", "gt"), ast.Gt: ("gt", "lt"),
     ast.LtE: ("le", "ge"), ast.GtE: ("ge", "le"),
 }
-_FLOAT_OPS: Final = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
-_BUILTINS: Final = frozenset({
-    "range", "len", "min", "max", "int", "float", "bool", "abs", "list", "tuple", "print", "isinstance",
-    "enumerate", "zip", "sum", "round", "str", "getattr", "hasattr", "sorted", "reversed", "any", "all",
-})
 
 
-class ExpressionTracer(Tracing):
-    module: TracedModule
-
-    # --- names ----------------------------------------------------------------------
-    def name(self, node: ast.Name) -> Value:
-        found = self.env.get(node.id)
-        if found is not None:
-            return found
-        if node.id in self.locals_:  # a local not bound on this path (yet)
-            return UNKNOWN
-        return self.global_name(self.module, node.id)
-
-    def global_name(self, module: TracedModule, name: str, depth: int = 0) -> Value:
-        """A top-level name of ``module``: an import, a function, a constant, or a builtin."""
-        if not module.bound(name):
-            return Ref(f"builtins.{name}") if name in _BUILTINS and depth == 0 else UNKNOWN
-        imported = module.import_value(name)
-        if isinstance(imported, Imported):
-            return self.imported(imported, depth)
-        if imported is not None:
-            return imported
-        func = module.function(name)
-        if func is not None:
-            return func
-        return self.module_constant(module, name)
-
-    def imported(self, imp: Imported, depth: int = 0) -> Value:
-        if depth > 8:
-            return UNKNOWN
-        other = self.load(imp.module)
-        if other is None:
-            return UNKNOWN
-        if other.bound(imp.name):
-            return self.global_name(other, imp.name, depth + 1)
-        return ModuleRef(f"{imp.module}.{imp.name}") if other.is_package else UNKNOWN
-
-    def module_constant(self, module: TracedModule, name: str) -> Value:
-        key = (module.name, name)
-        if key in self.constants:
-            return self.constants[key]
-        self.constants[key] = UNKNOWN  # a constant that reads itself stays unknown
-        binding = module.binding(name)
-        value: Value = UNKNOWN
-        if isinstance(binding, (ast.Assign, ast.AnnAssign)) and binding.value is not None:
-            targets = binding.targets if isinstance(binding, ast.Assign) else [binding.target]
-            if len(targets) == 1 and isinstance(targets[0], ast.Name):
-                value = self.constant_expr(module, binding.value)
-        self.constants[key] = value
-        return value
-
-    def constant_expr(self, module: TracedModule, node: ast.expr) -> Value:
-        """A module-level assignment's value: constants, dtypes, tuples, lists and int arithmetic
-        (no call: what a call gives at import time is not traced)."""
-        if isinstance(node, ast.Constant):
-            return _constant(node.value)
-        if isinstance(node, ast.Name):
-            return self.global_name(module, node.id)
-        if isinstance(node, ast.Attribute):
-            return self.attribute(self.constant_expr(module, node.value), node.attr, node)
-        if isinstance(node, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in node.elts):
-            return Seq(tuple(self.constant_expr(module, e) for e in node.elts), isinstance(node, ast.List))
-        if isinstance(node, ast.BinOp):
-            return _number_op(node.op, self.constant_expr(module, node.left), self.constant_expr(module, node.right))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            v = self.constant_expr(module, node.operand)
-            return -v if is_int(v) or type(v) is float else UNKNOWN  # type: ignore[operator]
-        return UNKNOWN
-
-    # --- expressions ------------------------------------------------------------------
+class ExpressionTracer(KeyTracer):
     def expr(self, node: ast.expr) -> Value:
         method = getattr(self, f"_e_{type(node).__name__}", None)
         if method is None:
@@ -164,9 +85,9 @@ class ExpressionTracer(Tracing):
         left, right = self.expr(node.left), self.expr(node.right)
         return self.binary(node, node.op, left, right, node.left, node.right)
 
-    def binary(self, node: ast.expr, op: ast.operator, left: Value, right: Value,
+    def binary(self, node: ast.AST, op: ast.operator, left: Value, right: Value,
                left_node: ast.expr, right_node: ast.expr, inplace: bool = False) -> Value:
-        dunder, symbol = _BIN.get(type(op), ("", ""))
+        dunder, _ = BIN.get(type(op), ("", ""))
         if isinstance(left, TensorVal):
             name = f"__i{dunder}__" if inplace and self.has_op(f"__i{dunder}__") else f"__{dunder}__"
             return self.apply(name, True, [Actual(left, left_node), Actual(right, right_node)], node)
@@ -178,7 +99,7 @@ class ExpressionTracer(Tracing):
             return Seq(left.items + right.items, left.is_list)
         if isinstance(left, Seq) and is_int(right) and isinstance(op, ast.Mult) and 0 <= right <= 64:  # type: ignore[operator]
             return Seq(left.items * right, left.is_list)  # type: ignore[operator]
-        return _number_op(op, left, right)
+        return number_op(op, left, right)
 
     def _e_UnaryOp(self, node: ast.UnaryOp) -> Value:
         v = self.expr(node.operand)
@@ -209,7 +130,7 @@ class ExpressionTracer(Tracing):
         right, op = rights[0], node.ops[0]
         if isinstance(op, (ast.Is, ast.IsNot)):
             same = _identical(left, right)
-            return same if same is None else same == isinstance(op, ast.Is)
+            return UNKNOWN if same is None else same == isinstance(op, ast.Is)
         if isinstance(left, DType) and isinstance(right, DType) and isinstance(op, (ast.Eq, ast.NotEq)):
             return (left == right) == isinstance(op, ast.Eq)
         names = _CMP.get(type(op))
@@ -271,60 +192,6 @@ class ExpressionTracer(Tracing):
             self.children(node.slice)
         return UNKNOWN
 
-    def index_keys(self, node: ast.expr) -> list[object]:
-        elts = node.elts if isinstance(node, ast.Tuple) else [node]
-        return [self.key(e) for e in elts]
-
-    def key(self, e: ast.expr) -> object:
-        if isinstance(e, ast.Constant) and e.value is Ellipsis:
-            return Ellipsis
-        if isinstance(e, ast.Slice):
-            if e.step is not None:
-                self.expr(e.step)
-                return None
-            lo = self.expr(e.lower) if e.lower is not None else None
-            hi = self.expr(e.upper) if e.upper is not None else None
-            if (e.lower is None or is_int(lo)) and (e.upper is None or is_int(hi)):
-                return slice(lo, hi)
-            a, b = self.linear(e.lower), self.linear(e.upper)
-            if a is None or b is None:
-                return Span(None)
-            diff = {n: b.get(n, 0) - a.get(n, 0) for n in set(a) | set(b)}
-            return Span(None) if any(c for n, c in diff.items() if n) else Span(diff.get("", 0))
-        v = self.expr(e)
-        if is_int(v):
-            return v
-        if isinstance(v, (Num, SymDim)):
-            return INT_KEY if not isinstance(v, Num) or v.kind in ("int", "symbolic") else MAYBE_INT_KEY
-        return MAYBE_INT_KEY if v is UNKNOWN else None
-
-    def linear(self, e: ast.expr | None, depth: int = 0) -> dict[str, int] | None:
-        """``i * 8 + 4`` as {"i": 8, "": 4}: names of unknown value stay names (their values are
-        evaluated already: reading them again changes nothing)."""
-        if e is None or depth > 8:
-            return None
-        if isinstance(e, ast.Constant) and is_int(e.value):
-            return {"": e.value}
-        if isinstance(e, ast.Name):
-            v = self.env.get(e.id, self.global_name(self.module, e.id) if e.id not in self.locals_ else UNKNOWN)
-            return {"": v} if is_int(v) else {e.id: 1}  # type: ignore[dict-item]
-        if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult)):
-            a, b = self.linear(e.left, depth + 1), self.linear(e.right, depth + 1)
-            if a is None or b is None:
-                return None
-            if isinstance(e.op, ast.Mult):
-                if set(a) <= {""}:
-                    a, b = b, a
-                if not set(b) <= {""}:
-                    return None
-                return {n: c * b.get("", 0) for n, c in a.items()}
-            sign = 1 if isinstance(e.op, ast.Add) else -1
-            out = dict(a)
-            for n, c in b.items():
-                out[n] = out.get(n, 0) + sign * c
-            return out
-        return None
-
     def _e_ListComp(self, node: ast.ListComp) -> Value:
         """``[128 for _ in range(rank)]``, ``[d * 2 for d in dims]``: one ``for`` over known items,
         no condition; anything else is unknown."""
@@ -368,47 +235,3 @@ def _identical(a: Value, b: Value) -> bool | None:
         if x is NONE and y is not UNKNOWN and not isinstance(y, (Ref, ModuleRef)):
             return False
     return None
-
-
-def _constant(v: object) -> Value:
-    if v is None:
-        return NONE
-    if isinstance(v, (bool, int, float, str)):
-        return v
-    return UNKNOWN
-
-
-def _number_op(op: ast.operator, a: Value, b: Value) -> Value:
-    sym = _BIN.get(type(op), ("", ""))[1]
-    if is_int(a) and is_int(b):
-        folded = fold(sym, a, b)  # type: ignore[arg-type]
-        if folded is not None:
-            return folded
-        return UNKNOWN if sym in ("//", "%") else Num("int") if sym in ("+", "-", "*") else Num("number")
-    if {type(a), type(b)} <= {int, float} and sym in _FLOAT_OPS:
-        try:
-            return float(_FLOAT_OPS[sym](a, b))  # type: ignore[arg-type]
-        except ArithmeticError:
-            return UNKNOWN
-    kinds = {_kind(a), _kind(b)}
-    if None in kinds:
-        return UNKNOWN
-    if "symbolic" in kinds:
-        return Num("symbolic")
-    if kinds == {"int"} and sym in ("+", "-", "*", "//", "%"):
-        return Num("int")
-    return Num("number")
-
-
-def _kind(v: Value) -> str | None:
-    if type(v) is int:
-        return "int"
-    if type(v) is float:
-        return "float"
-    if isinstance(v, Num):
-        return v.kind
-    if isinstance(v, SymDim):
-        return "symbolic"
-    return None
-
-

@@ -69,12 +69,13 @@ class Tracer(StatementTracer):
         if self.depth >= MAX_DEPTH or me in self.stack:
             self.tiles = UNKNOWN_TILES
             return UNKNOWN
-        key = (me, tuple(sorted(params.items(), key=lambda kv: kv[0])), self.tiles, self.vec_set, self.silent > 0)
+        key: tuple[object, ...] | None = (
+            me, tuple(sorted(params.items(), key=lambda kv: kv[0])), self.tiles, self.vec_set, self.silent > 0)
         try:
             hash(key)
         except TypeError:
-            key = ()
-        memo = self.shared.memo.get(key) if key else None
+            key = None
+        memo = self.shared.memo.get(key) if key is not None else None
         if memo is not None:
             _, returned, tiles = memo
             self.tiles = tiles
@@ -84,7 +85,7 @@ class Tracer(StatementTracer):
         sub.stack = self.stack + (me,)
         sub.silent = self.silent
         returned, tiles = sub.run_body(fdef, params)
-        if key:
+        if key is not None:
             self.shared.memo[key] = ((), returned, tiles)
         self.tiles = tiles
         return returned

@@ -12,6 +12,7 @@ from ..knowledge.findings import Finding
 from ..knowledge.tiles import TileState
 from .arguments import Actual
 from .modules import TracedModule
+from ..knowledge.values import TensorVal
 from .values import Value
 
 
@@ -99,10 +100,21 @@ class Tracing:
             self.module.name, self.module.path, getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
             getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None), finding, label, self.via))
 
+    # What the expression tracer (a subclass) implements, for the parts below it.
+    def expr(self, node: ast.expr) -> Value:
+        raise NotImplementedError
+
+    def attribute(self, base: Value, attr: str, node: ast.expr) -> Value:
+        raise NotImplementedError
+
+    def write(self, dest: TensorVal, dest_node: ast.expr, keys: list[object] | None, value: Value,
+              where: ast.AST) -> None:
+        raise NotImplementedError
+
     def has_op(self, name: str) -> bool:
         raise NotImplementedError
 
-    def apply(self, op: str, method: bool, actuals: list[Actual], node: ast.expr,
+    def apply(self, op: str, method: bool, actuals: list[Actual], node: ast.AST,
               keys: list[object] | None = None) -> Value:
         raise NotImplementedError
 

@@ -86,7 +86,7 @@ NONE: Final = _Special("None")
 Value = Union[TensorVal, int, float, bool, str, Num, SymDim, DType, Seq, Ref, ModuleRef, Func, Range, _Special]
 
 
-def is_int(v: Value) -> bool:
+def is_int(v: object) -> bool:
     return type(v) is int
 
 
@@ -138,9 +138,9 @@ def join(a: Value, b: Value) -> Value:
         return a
     if isinstance(a, TensorVal) and isinstance(b, TensorVal):
         return _join_tensor(a, b)
-    kinds = {_num_kind(a), _num_kind(b)}
-    if None not in kinds:
-        return Num(kinds.pop() if len(kinds) == 1 else "number" if kinds <= {"int", "float", "number"} else "symbolic")
+    ka, kb = _num_kind(a), _num_kind(b)
+    if ka is not None and kb is not None:
+        return Num(ka if ka == kb else "number" if {ka, kb} <= {"int", "float", "number"} else "symbolic")
     if isinstance(a, Seq) and isinstance(b, Seq) and len(a.items) == len(b.items) and a.is_list == b.is_list:
         return Seq(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.is_list)
     return UNKNOWN
