@@ -129,6 +129,7 @@ def trace_function(module: TracedModule, name: str, params: dict[str, Value], ti
     if fdef is None:
         return None
     start = len(shared.findings)
+    shared.loaded.setdefault(module.name, module)
     tracer = Tracer(shared, module, tiles, vec_set, via)
     tracer.stack = ((module.name, name),)
     returned, exit_tiles = tracer.run_body(fdef, params)
