@@ -172,7 +172,11 @@ class PyptoPlugin(Plugin):
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:
             self._method_hooks[fullname] = call_forms.wrap(fullname, self._method_hook(fullname))
-        return self._method_hooks[fullname]
+        hook = self._method_hooks[fullname]
+        if hook is None and self.config.host_calls and not fullname.startswith(_NEVER_KERNELS):
+            # A method of a class of the program: traced when its object is a module-level one.
+            return self._helper_calls.method_hook
+        return hook
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == TENSOR:

@@ -30,7 +30,7 @@ from ..knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, NOT_SET, TileState, fm
 from ..knowledge.values import TensorVal
 from ..trace.arguments import Actual
 from ..kernel.copies import Entry
-from ..trace.run import Outcome, parameter_names, parameters, trace_function
+from ..trace.run import Outcome, module_value, parameter_names, parameters, trace_function
 from ..trace.state import Options, Shared, Traced
 from ..trace.values import NONE, UNKNOWN, DType, Num, Seq, Value
 from . import module_sources
@@ -132,22 +132,27 @@ class HelperTrace:
 
 
 def helper_trace(api: object, call: CallExpr, module: str, name: str, entry: Entry | None,
-                 in_kernel: bool) -> HelperTrace | None:
+                 in_kernel: bool, bound: Value | None = None, func: FuncDef | None = None) -> HelperTrace | None:
     """The helper ``module.name`` traced for this call (None: not traced: a call from host code
-    with no tensor, an unreadable source, not a helper, arguments that do not fit)."""
+    with no tensor, an unreadable source, not a helper, arguments that do not fit). A method
+    (``name`` is ``Class.method``) gets its object as ``bound`` and its definition as ``func``."""
     actuals = call_actuals(api, call)
     if actuals is None or not in_kernel and not any(isinstance(a.value, TensorVal) for a in actuals):
         return None
     source = module_sources.load(api, module)
     if source is None:
         return None
+    if bound is not None:
+        actuals = [Actual(bound, None), *actuals]
     given = parameters(source, name, actuals, Shared(options(), lambda other: module_sources.load(api, other)))
     if given is None:
         return None
     names = parameter_names(source, name)
     node = call.callee.node if isinstance(call.callee, RefExpr) else None
-    declared = declared_params(node.func if isinstance(node, Decorator) else node if isinstance(node, FuncDef)
-                               else None, names)
+    declared = declared_params(func if func is not None else node.func if isinstance(node, Decorator) else
+                               node if isinstance(node, FuncDef) else None, names)
+    if bound is not None and names:
+        declared[names[0]] = bound  # the object is the object, whatever the call
     params = {n: merged(declared.get(n, UNKNOWN), _from_flow(v, entry, n)) for n, v in given.items()}
     tiles = entry.tiles if entry is not None else HELPER_ENTRY
     vec_set = entry.vec_set_in_kernel if entry is not None else True
@@ -156,7 +161,17 @@ def helper_trace(api: object, call: CallExpr, module: str, name: str, entry: Ent
         return None
     same = params == declared and tiles == HELPER_ENTRY and vec_set
     baseline = found if same else trace(api, module, name, declared, HELPER_ENTRY, True)
-    return HelperTrace(found, baseline, f"in {name} called here with {fmt_params(params, names)}{fmt_tiles(tiles)}")
+    shown = [n for n in names if bound is None or n != names[0]]
+    return HelperTrace(found, baseline, f"in {name} called here with {fmt_params(params, shown)}{fmt_tiles(tiles)}")
+
+
+def module_object(api: object, module: str, name: str) -> Value:
+    """What a module-level name of a module of the build holds, as the tracer reads it (an object
+    built by a class whose body it reads: ``LAYOUT = HeadLayout(HEADS, HEAD_DIM)``)."""
+    source = module_sources.load(api, module)
+    if source is None:
+        return UNKNOWN
+    return module_value(source, name, Shared(options(), lambda other: module_sources.load(api, other)))
 
 
 def _from_flow(value: Value, entry: Entry | None, name: str) -> Value:

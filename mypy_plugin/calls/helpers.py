@@ -17,8 +17,10 @@ import functools
 from collections.abc import Callable
 from pathlib import Path
 
-from mypy.nodes import ARG_NAMED, ARG_OPT, ARG_POS, CallExpr, Decorator, FuncDef, MypyFile, RefExpr, Statement
-from mypy.plugin import FunctionContext
+from mypy.nodes import (
+    ARG_NAMED, ARG_OPT, ARG_POS, CallExpr, Decorator, FuncDef, MemberExpr, MypyFile, RefExpr, Statement, Var,
+)
+from mypy.plugin import FunctionContext, MethodContext
 from mypy.subtypes import is_same_type
 from mypy.types import AnyType, CallableType, Instance, TupleType, Type, TypeOfAny, get_proper_type
 
@@ -33,7 +35,7 @@ from ..kernel.tile_values import SHAPE
 from ..knowledge.codes import op_codes
 from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState, fmt_cube, fmt_vec
 from ..knowledge.values import TensorVal
-from ..trace.values import Seq
+from ..trace.values import Obj, Seq
 from . import coverage, cross_module, specialize
 from .op_coverage import function_key
 
@@ -126,6 +128,40 @@ class HelperCalls:
         return None
 
 
+    def method_hook(self, ctx: MethodContext) -> Type:
+        """``LAYOUT.split(x)`` on a module-level object of a class whose body is read: the method is
+        traced with the object (:mod:`cross_module`), in this module or another."""
+        try:
+            returned = self._method(ctx)
+        except Exception as err:  # never crash mypy
+            degrade(err)
+            returned = None
+        return returned if returned is not None else ctx.default_return_type
+
+    def _method(self, ctx: MethodContext) -> Type | None:
+        call, tree = ctx.context, getattr(ctx.api, "tree", None)
+        if not isinstance(call, CallExpr) or not isinstance(call.callee, MemberExpr) or not isinstance(tree, MypyFile):
+            return None
+        receiver = call.callee.expr
+        var = receiver.node if isinstance(receiver, RefExpr) else None
+        if not isinstance(var, Var) or not var.fullname or "." not in var.fullname:
+            return None
+        module, _, name = var.fullname.rpartition(".")
+        obj = cross_module.module_object(ctx.api, module, name)
+        if not isinstance(obj, Obj):
+            return None
+        p = get_proper_type(ctx.type)
+        method = p.type.get_method(call.callee.name) if isinstance(p, Instance) else None
+        entry_at = getattr(self.session, "helper_entry")
+        traced = cross_module.helper_trace(ctx.api, call, obj.cls.module, f"{obj.cls.name}.{call.callee.name}",
+                                           entry_at(ctx), _in_a_kernel(ctx, tree), obj,
+                                           method if isinstance(method, FuncDef) else None)
+        if traced is None:
+            return None
+        if traced.baseline is not traced.found:
+            cross_module.report_new(ctx.api, call, traced.found, traced.baseline, traced.where)
+        return _returned_type(traced.found.returned, method, getattr(ctx.api, "named_generic_type"))
+
     def _other_module(self, ctx: FunctionContext, call: CallExpr, module: str, name: str) -> Type | None:
         """A helper of another module: traced from its source (:mod:`cross_module`)."""
         tree = getattr(ctx.api, "tree", None)
@@ -175,7 +211,7 @@ def _record_edge(ctx: FunctionContext, path: str, helper: FuncDef) -> None:
         coverage.helper_called(function_key(path, kernel_copies.origin(caller)), function_key(path, helper))
 
 
-def _in_a_kernel(ctx: FunctionContext, module: MypyFile) -> bool:
+def _in_a_kernel(ctx: FunctionContext | MethodContext, module: MypyFile) -> bool:
     """Is the call in a jit kernel, a ``@pypto.frontend.function`` helper, or a copy checked
     for a call (host code calling a plain helper is not a kernel's trace)?"""
     scope = getattr(ctx.api, "scope", None)

@@ -18,7 +18,9 @@ from ..knowledge.values import TensorVal
 from .arguments import Actual, TraceArgs
 from .expressions import ExpressionTracer
 from .modules import TracedModule
-from .values import NONE, UNKNOWN, DType, Func, ModuleRef, Num, Range, Ref, Seq, SymDim, Value, dim_of, is_int
+from .values import (
+    NONE, UNKNOWN, Class, DType, Func, Method, ModuleRef, Num, Range, Ref, Seq, SymDim, Value, dim_of, is_int,
+)
 
 SET_VEC: Final = "pypto.set_vec_tile_shapes"
 SET_CUBE: Final = "pypto.set_cube_tile_shapes"
@@ -140,6 +142,10 @@ class CallTracer(ExpressionTracer):
             return self.library_call(callee.fullname, actuals, node)
         if isinstance(callee, Func):
             return self.helper_call(callee, actuals, node)
+        if isinstance(callee, Method):
+            return self.helper_call(callee.func, [Actual(callee.self_, None), *actuals], node)
+        if isinstance(callee, Class):
+            return self.construct(callee, actuals)
         if isinstance(callee, (ModuleRef, TensorVal)) or callee is UNKNOWN:
             self.tiles = TileState(UNKNOWN_TILE, UNKNOWN_TILE)  # code we do not see may set tiles
         return UNKNOWN

@@ -16,7 +16,8 @@ from .index_keys import KeyTracer
 from .names import constant as _constant
 from .numbers import BIN, number_op
 from .values import (
-    NONE, UNKNOWN, DType, ModuleRef, Num, Range, Ref, Seq, SymDim, Value, dims_of_shape, is_int, is_symbolic, join,
+    NONE, UNKNOWN, DType, Func, Method, ModuleRef, Num, Obj, Range, Ref, Seq, SymDim, Value, dims_of_shape, is_int,
+    is_symbolic, join,
 )
 
 _CMP: Final[dict[type, tuple[str, str]]] = {  # comparison -> (its dunder, the reflected one)
@@ -72,6 +73,12 @@ class ExpressionTracer(KeyTracer):
             if full == "pypto.STATIC":
                 return Num("int")
             return Ref(full)
+        if isinstance(base, Obj):
+            found = base.get(attr)
+            if found is not None:
+                return found
+            member = self.class_attribute(base.cls, attr)
+            return Method(member, base) if isinstance(member, Func) else member
         if isinstance(base, ModuleRef):
             other = self.load(base.name)
             if other is not None and other.bound(attr):

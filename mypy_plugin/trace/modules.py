@@ -13,7 +13,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .values import UNKNOWN, Func, ModuleRef, Ref, Value
+from .values import UNKNOWN, Class, Func, ModuleRef, Ref, Value
 
 # Modules the tracer never enters (their names are references, read by name).
 _LIBRARIES = ("pypto", "torch", "numpy", "math", "typing", "builtins", "os", "sys", "functools", "dataclasses")
@@ -42,6 +42,7 @@ class TracedModule:
     _bindings: dict[str, ast.stmt | ast.alias] = field(default_factory=dict)
     _values: dict[str, Value | Imported] = field(default_factory=dict)
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         counts: dict[str, int] = {}
@@ -65,6 +66,11 @@ class TracedModule:
         for name, binding in self._bindings.items():
             if isinstance(binding, ast.FunctionDef):
                 self.functions[name] = binding
+            elif isinstance(binding, ast.ClassDef):
+                self.classes[name] = binding
+                for item in binding.body:  # methods, as "Class.method"
+                    if isinstance(item, ast.FunctionDef):
+                        self.functions[f"{name}.{item.name}"] = item
 
     def resolve(self, module: str | None, level: int) -> str:
         """The absolute name of a (relative) import's module."""
@@ -98,7 +104,9 @@ class TracedModule:
             return Imported(base, binding.name)
         return UNKNOWN
 
-    def function(self, name: str) -> Func | None:
+    def function(self, name: str) -> Func | Class | None:
+        if name in self.classes:
+            return Class(self.name, name)
         return Func(self.name, name) if name in self.functions else None
 
 

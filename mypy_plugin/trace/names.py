@@ -10,7 +10,8 @@ from typing import Final
 from .modules import Imported, TracedModule
 from .state import Tracing
 from .numbers import number_op
-from .values import NONE, UNKNOWN, ModuleRef, Ref, Seq, Value, is_int
+from .arguments import Actual
+from .values import NONE, UNKNOWN, Class, Func, ModuleRef, Ref, Seq, Value, is_int
 
 _BUILTINS: Final = frozenset({
     "range", "len", "min", "max", "int", "float", "bool", "abs", "list", "tuple", "print", "isinstance",
@@ -81,6 +82,32 @@ class NameTracer(Tracing):
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             v = self.constant_expr(module, node.operand)
             return -v if is_int(v) or type(v) is float else UNKNOWN  # type: ignore[operator]
+        if isinstance(node, ast.Call) and not any(isinstance(a, ast.Starred) for a in node.args):
+            cls = self.constant_expr(module, node.func)  # an object of a class whose body we read
+            if isinstance(cls, Class):
+                actuals = [Actual(self.constant_expr(module, a), a) for a in node.args]
+                actuals += [Actual(self.constant_expr(module, k.value), k.value, keyword=k.arg)
+                            for k in node.keywords if k.arg is not None]
+                return UNKNOWN if len(actuals) != len(node.args) + len(node.keywords) else self.construct(cls, actuals)
+        return UNKNOWN
+
+    def class_attribute(self, cls: Class, name: str) -> Value:
+        """A method of the class (bound later), or a constant its body assigns."""
+        module = self.load(cls.module)
+        cdef = module.classes.get(cls.name) if module is not None else None
+        if module is None or cdef is None:
+            return UNKNOWN
+        if f"{cls.name}.{name}" in module.functions:
+            return Func(cls.module, f"{cls.name}.{name}")
+        for stmt in cdef.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                target, value = stmt.targets[0], stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                target, value = stmt.target, stmt.value
+            else:
+                continue
+            if isinstance(target, ast.Name) and target.id == name:
+                return self.constant_expr(module, value)
         return UNKNOWN
 
 

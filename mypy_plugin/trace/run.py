@@ -14,7 +14,7 @@ from .arguments import Actual
 from .modules import TracedModule
 from .state import Options, Shared, Traced
 from .statements import StatementTracer
-from .values import NONE, UNKNOWN, Ref, Value, join
+from .values import NONE, UNKNOWN, Class, Obj, Ref, Value, join
 
 MAX_DEPTH: Final = 8  # helpers calling helpers
 
@@ -64,6 +64,52 @@ class Tracer(StatementTracer):
                         calls[n.id] = False
         return {n for n, ok in calls.items() if ok} - {a.arg for a in fdef.args.args}
 
+    def construct(self, cls: Class, actuals: list[Actual]) -> Value:
+        """An instance of a class whose body we read: a dataclass's fields, or what its
+        ``__init__`` assigns to ``self`` (no base class, no other decorator: anything else is unknown)."""
+        module = self.load(cls.module)
+        cdef = module.classes.get(cls.name) if module is not None else None
+        if module is None or cdef is None or cdef.bases or cdef.keywords or len(cdef.decorator_list) > 1:
+            return UNKNOWN
+        if cdef.decorator_list:
+            deco = cdef.decorator_list[0]
+            if self.constant_expr(module, deco.func if isinstance(deco, ast.Call) else deco) != _DATACLASS:
+                return UNKNOWN
+            return self._dataclass(module, cls, cdef, actuals)
+        init = module.functions.get(f"{cls.name}.__init__")
+        if init is None:
+            return Obj(cls) if not actuals else UNKNOWN
+        params = self.bind(module, init, [Actual(Obj(cls), None), *actuals])
+        first = (init.args.posonlyargs + init.args.args)[:1]
+        if params is None or not first or self.depth >= MAX_DEPTH:
+            return UNKNOWN
+        sub = Tracer(self.shared, module, self.tiles, self.vec_set, self.via, self.depth + 1)
+        sub.silent = self.silent
+        sub.run_body(init, params)
+        self.tiles = sub.tiles
+        made = sub.env.get(first[0].arg)
+        return made if isinstance(made, Obj) and not sub.dead else UNKNOWN
+
+    def _dataclass(self, module: TracedModule, cls: Class, cdef: ast.ClassDef, actuals: list[Actual]) -> Value:
+        fields = [(s.target.id, s.value) for s in cdef.body if isinstance(s, ast.AnnAssign)
+                  and isinstance(s.target, ast.Name) and not _is_classvar(s.annotation)]
+        positional = [a.value for a in actuals if a.keyword is None and not a.starred]
+        keywords = {a.keyword: a.value for a in actuals if a.keyword is not None}
+        if any(a.starred for a in actuals) or len(positional) > len(fields):
+            return UNKNOWN
+        obj = Obj(cls)
+        for i, (name, default) in enumerate(fields):
+            if i < len(positional):
+                value = positional[i]
+            elif name in keywords:
+                value = keywords[name]
+            elif default is not None and not isinstance(default, ast.Call):
+                value = self.constant_expr(module, default)
+            else:
+                return UNKNOWN  # a missing argument, or a default_factory
+            obj = obj.with_attr(name, value)
+        return obj
+
     def enter(self, module: TracedModule, fdef: ast.FunctionDef, params: dict[str, Value], node: ast.Call) -> Value:
         me = (module.name, fdef.name)
         if self.depth >= MAX_DEPTH or me in self.stack:
@@ -94,6 +140,15 @@ class Tracer(StatementTracer):
 UNKNOWN_TILES: Final = TileState(UNKNOWN_TILE, UNKNOWN_TILE)
 
 
+_DATACLASS: Final = Ref("dataclasses.dataclass")
+
+
+def _is_classvar(annotation: ast.expr) -> bool:
+    target = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    return isinstance(target, (ast.Name, ast.Attribute)) and (
+        target.id if isinstance(target, ast.Name) else target.attr) == "ClassVar"
+
+
 def _locals(fdef: ast.FunctionDef) -> set[str]:
     names = {a.arg for a in [*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs]}
     for node in ast.walk(fdef):
@@ -110,6 +165,12 @@ def parameters(module: TracedModule, name: str, actuals: list[Actual], shared: S
         return None
     binder = Tracer(shared, module, UNKNOWN_TILES, True)
     return binder.bind(module, fdef, actuals) if binder.is_helper(module, fdef) else None
+
+
+def module_value(module: TracedModule, name: str, shared: Shared) -> Value:
+    """A top-level name of ``module`` as traced code reads it."""
+    shared.loaded.setdefault(module.name, module)
+    return Tracer(shared, module, UNKNOWN_TILES, True).global_name(module, name)
 
 
 def parameter_names(module: TracedModule, name: str) -> list[str]:

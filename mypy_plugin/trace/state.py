@@ -13,7 +13,7 @@ from ..knowledge.tiles import TileState
 from .arguments import Actual
 from .modules import TracedModule
 from ..knowledge.values import TensorVal
-from .values import Value
+from .values import Class, Value
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,9 @@ class Tracing:
 
     def write(self, dest: TensorVal, dest_node: ast.expr, keys: list[object] | None, value: Value,
               where: ast.AST) -> None:
+        raise NotImplementedError
+
+    def construct(self, cls: Class, actuals: list[Actual]) -> Value:
         raise NotImplementedError
 
     def has_op(self, name: str) -> bool:

@@ -63,6 +63,36 @@ class Func:
 
 
 @dataclass(frozen=True)
+class Class:
+    """A class of a traced module (its body is read: methods, dataclass fields)."""
+
+    module: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Obj:
+    """An instance of a traced class, with the attributes its construction gave it."""
+
+    cls: Class
+    attrs: tuple[tuple[str, Value], ...] = ()
+
+    def get(self, name: str) -> Value | None:
+        return next((v for k, v in self.attrs if k == name), None)
+
+    def with_attr(self, name: str, value: Value) -> Obj:
+        return Obj(self.cls, tuple((k, v) for k, v in self.attrs if k != name) + ((name, value),))
+
+
+@dataclass(frozen=True)
+class Method:
+    """``obj.method``: the method (a :class:`Func` named ``Class.method``) bound to ``obj``."""
+
+    func: Func
+    self_: Value
+
+
+@dataclass(frozen=True)
 class Range:
     """What ``pypto.loop(...)`` / ``range(...)`` give a ``for``: each item an int or a symbolic
     scalar of unknown value."""
@@ -83,7 +113,8 @@ class _Special:
 UNKNOWN: Final = _Special("UNKNOWN")
 NONE: Final = _Special("None")
 
-Value = Union[TensorVal, int, float, bool, str, Num, SymDim, DType, Seq, Ref, ModuleRef, Func, Range, _Special]
+Value = Union[TensorVal, int, float, bool, str, Num, SymDim, DType, Seq, Ref, ModuleRef, Func, Class, Obj, Method,
+              Range, _Special]
 
 
 def is_int(v: object) -> bool:

@@ -9,7 +9,7 @@ import ast
 from ..knowledge.checks.out import Write, check_write, is_whole
 from ..knowledge.values import TensorVal
 from .calls import CallTracer
-from .values import UNKNOWN, Seq, Value, is_int
+from .values import UNKNOWN, Obj, Seq, Value, is_int
 
 
 class WriteTracer(CallTracer):
@@ -43,7 +43,9 @@ class WriteTracer(CallTracer):
         elif isinstance(target, ast.Subscript):
             self.store_item(target, value, stmt)
         elif isinstance(target, ast.Attribute):
-            self.expr(target.value)
+            base = self.expr(target.value)
+            if isinstance(target.value, ast.Name) and isinstance(base, Obj):
+                self.env[target.value.id] = base.with_attr(target.attr, value)  # ``self.heads = heads``
         elif isinstance(target, ast.Starred):
             self.assign(target.value, UNKNOWN, stmt)
 
