@@ -15,25 +15,23 @@ from pathlib import Path
 from typing import Final
 
 from mypy.nodes import (
-    ARG_NAMED, ARG_POS, ARG_STAR, FUNC_NO_INFO, CallExpr, Context, Decorator, Expression, FuncDef, MypyFile, RefExpr,
+    FUNC_NO_INFO, CallExpr, Context, Decorator, FuncDef, MypyFile, RefExpr,
 )
-from mypy.types import CallableType, Instance, LiteralType, NoneType, TupleType, Type, get_proper_type
 
 from .. import config
 from ..bridge import diagnostics
-from ..bridge.folding import int_of_expr
-from ..bridge.tensor_types import dtype_of_value, tensor_type, tensor_val
 from ..host.call_check import fmt_binding
 from ..knowledge.findings import Finding
 from ..host.call_check import Parameters
-from ..knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, NOT_SET, TileState, fmt_cube, fmt_vec
+from ..knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, TileState
 from ..knowledge.values import TensorVal
 from ..trace.arguments import Actual
 from ..kernel.copies import Entry
 from ..trace.run import Outcome, module_value, parameter_names, parameters, trace_function
 from ..trace.state import Options, Shared, Traced
-from ..trace.values import NONE, UNKNOWN, DType, Num, Seq, Value
+from ..trace.values import UNKNOWN, Value
 from . import module_sources
+from .call_values import call_actuals, declared_params, fmt_params, fmt_tiles, from_flow, merged
 
 _MEMO_SIZE: Final = 512
 # (module, digest, function, parameters, tiles, vec set, options) -> (the trace, the (module,
@@ -61,33 +59,6 @@ def may_be_helper(node: object) -> bool:
     not a jit kernel (that is a host call)."""
     func = node.func if isinstance(node, Decorator) else node
     return isinstance(func, FuncDef) and func.info is FUNC_NO_INFO and "." in func.fullname
-
-
-def value_of(t: Type | None, e: Expression | None = None) -> Value:
-    """What the tracer knows of an argument, from its type (and its expression, for a list of ints)."""
-    v = tensor_val(t)
-    if v is not None:
-        return v
-    p = get_proper_type(t) if t is not None else None
-    if isinstance(p, LiteralType) and type(p.value) in (int, bool):
-        return p.value  # type: ignore[return-value]
-    if isinstance(p, NoneType):
-        return NONE
-    if isinstance(p, TupleType):
-        return Seq(tuple(value_of(i) for i in p.items), False)
-    if isinstance(p, Instance):
-        if p.last_known_value is not None and type(p.last_known_value.value) in (int, bool):
-            return p.last_known_value.value  # type: ignore[return-value]
-        dtype = dtype_of_value(p)
-        if dtype is not None:
-            return DType(dtype)
-        name = p.type.fullname
-        if name == "builtins.list" and e is not None and hasattr(e, "items"):
-            items = [int_of_expr(i) for i in getattr(e, "items")]
-            return Seq(tuple(i if i is not None else Num("int") for i in items), True) if None not in items else UNKNOWN
-        return {"builtins.int": Num("int"), "builtins.float": Num("float"),
-                "pypto.SymbolicScalar": Num("symbolic")}.get(name, UNKNOWN)
-    return UNKNOWN
 
 
 def options() -> Options:
@@ -153,7 +124,7 @@ def helper_trace(api: object, call: CallExpr, module: str, name: str, entry: Ent
                                node if isinstance(node, FuncDef) else None, names)
     if bound is not None and names:
         declared[names[0]] = bound  # the object is the object, whatever the call
-    params = {n: merged(declared.get(n, UNKNOWN), _from_flow(v, entry, n)) for n, v in given.items()}
+    params = {n: merged(declared.get(n, UNKNOWN), from_flow(v, entry, n)) for n, v in given.items()}
     tiles = entry.tiles if entry is not None else HELPER_ENTRY
     vec_set = entry.vec_set_in_kernel if entry is not None else True
     found = trace(api, module, name, params, tiles, vec_set)
@@ -172,19 +143,6 @@ def module_object(api: object, module: str, name: str) -> Value:
     if source is None:
         return UNKNOWN
     return module_value(source, name, Shared(options(), lambda other: module_sources.load(api, other)))
-
-
-def _from_flow(value: Value, entry: Entry | None, name: str) -> Value:
-    """An argument the call's types leave unknown, as the caller's tile pass evaluated it (``[8] *
-    2``, ``tile`` after ``tile[-1] = 4``): ints and int lists."""
-    if value is not UNKNOWN or entry is None:
-        return value
-    given = entry.values.get(name)
-    if isinstance(given, int):
-        return given
-    if isinstance(given, tuple):
-        return Seq(tuple(i if i is not None else Num("int") for i in given), True)
-    return value
 
 
 def dtypes_written(api: object, module: str, name: str, tensors: list[str]) -> list[str] | None:
@@ -238,61 +196,6 @@ def kernel_call(api: object, dec: Decorator, module: str, name: str, params: Par
                f"in kernel {name}, traced with the tensors of this call: {fmt_binding(tensor_names, vals)}")
 
 
-def declared_params(func: FuncDef | None, names: list[str]) -> dict[str, Value]:
-    """The parameters as the function's own signature gives them (what its module checks it with)."""
-    typ = func.type if func is not None and isinstance(func.type, CallableType) else None
-    out: dict[str, Value] = {}
-    for i, n in enumerate(names):
-        declared = typ.arg_types[i] if typ is not None and i < len(typ.arg_types) else None
-        out[n] = value_of(declared) if declared is not None else UNKNOWN
-    return out
-
-
-def call_actuals(api: object, call: CallExpr) -> list[Actual] | None:
-    lookup = getattr(api, "lookup_type_or_none", None)
-    if lookup is None:
-        return None
-    out: list[Actual] = []
-    for arg, kind, name in zip(call.args, call.arg_kinds, call.arg_names):
-        t = lookup(arg)
-        if kind == ARG_POS:
-            out.append(Actual(value_of(t, arg), None))
-        elif kind == ARG_NAMED and name is not None:
-            out.append(Actual(value_of(t, arg), None, keyword=name))
-        elif kind == ARG_STAR:
-            out.append(Actual(value_of(t, arg), None, starred=True))
-        else:
-            return None  # **kwargs: which parameters it fills is not known
-    return out
-
-
-def merged(declared: Value, actual: Value) -> Value:
-    """A parameter at this call: the call's value where it says more than the signature (a tensor
-    whose declared shape or dtype the call's contradicts keeps the declared one)."""
-    if isinstance(declared, TensorVal) and isinstance(actual, TensorVal):
-        m = merge_tensors(declared, actual)
-        return m if m is not None else declared
-    if declared is UNKNOWN or isinstance(declared, Num) and not isinstance(actual, TensorVal):
-        return actual if actual is not UNKNOWN else declared
-    return declared
-
-
-def merge_tensors(declared: TensorVal, actual: TensorVal) -> TensorVal | None:
-    if declared.dtype is not None and actual.dtype is not None and declared.dtype != actual.dtype:
-        return None
-    dtype = declared.dtype or actual.dtype
-    if declared.shape is None or actual.shape is None:
-        return TensorVal(declared.shape or actual.shape, dtype)
-    if len(declared.shape) != len(actual.shape):
-        return None
-    dims = []
-    for d, a in zip(declared.shape, actual.shape):
-        if isinstance(d, int) and isinstance(a, int) and d != a:
-            return None
-        dims.append(d if isinstance(d, int) else a if isinstance(a, int) else d)
-    return TensorVal(tuple(dims), dtype)
-
-
 def report_new(api: object, ctx: Context, found: Outcome, baseline: Outcome | None, where: str) -> None:
     """The findings of ``found`` that ``baseline`` does not have, at ``ctx``; ``where`` says which
     call of what, for the note."""
@@ -321,20 +224,4 @@ def _display(path: str) -> str:
     except ValueError:
         return path
 
-
-def fmt_params(params: dict[str, Value], names: list[str]) -> str:
-    tensors = [(n, params[n]) for n in names if isinstance(params.get(n), TensorVal)]
-    parts = [fmt_binding([n for n, _ in tensors], tuple(v for _, v in tensors))] if tensors else []  # type: ignore[misc]
-    parts += [f"{n}={params[n]!r}" for n in names if type(params.get(n)) in (int, bool)]
-    return "; ".join(parts)
-
-
-def fmt_tiles(tiles: TileState) -> str:
-    if tiles == HELPER_ENTRY:
-        return ""
-    vec = "no vec tile set" if tiles.vec is NOT_SET else f"vec tile {fmt_vec(tiles.vec)}" \
-        if isinstance(tiles.vec, tuple) else ""
-    cube = f"cube tile {fmt_cube(tiles.cube)}" if isinstance(tiles.cube, tuple) else ""
-    text = ", ".join(p for p in (vec, cube) if p)
-    return f"; entered with {text}" if text else ""
 

@@ -28,13 +28,13 @@ from ..bridge.tensor_types import tensor_type, tensor_val
 from ..debug import degrade
 from ..host.call_check import fmt_binding
 from ..kernel import copies as kernel_copies
-from ..kernel.body_walk import body_has, statements
+from ..kernel.body_walk import body_has
 from ..kernel.copies import Entry
 from ..kernel.decorators import is_helper_decorator, is_kernel
 from ..kernel.tile_values import SHAPE
 from ..knowledge.codes import op_codes
 from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState, fmt_cube, fmt_vec
-from ..knowledge.values import TensorVal
+from ..knowledge.values import TensorVal, merge_tensors
 from ..trace.values import Obj, Seq
 from . import coverage, cross_module, specialize
 from .op_coverage import function_key
@@ -123,7 +123,7 @@ class HelperCalls:
             return found
         # ``-> pypto.Tensor``: the call's tensor, where it only adds to what the annotation says
         declared, actual = tensor_val(typ.ret_type), tensor_val(found)
-        if declared is not None and actual is not None and _merge(declared, actual) == actual != declared:
+        if declared is not None and actual is not None and merge_tensors(declared, actual) == actual != declared:
             return found
         return None
 
@@ -256,28 +256,10 @@ def _replaced(typ: CallableType, actuals: list[list[Type]], as_type: Callable[[T
         declared = tensor_val(declared_type)
         if declared is None or actual is None:
             continue
-        merged = _merge(declared, actual)
+        merged = merge_tensors(declared, actual)
         if merged is not None and merged != declared:
             out[i] = as_type(merged)
     return out
-
-
-def _merge(declared: TensorVal, actual: TensorVal) -> TensorVal | None:
-    """What the helper's parameter is at this call; None when the two disagree (the call is then
-    not used: which one the helper works with is not provable here)."""
-    if declared.dtype is not None and actual.dtype is not None and declared.dtype != actual.dtype:
-        return None
-    dtype = declared.dtype or actual.dtype
-    if declared.shape is None or actual.shape is None:
-        return TensorVal(declared.shape or actual.shape, dtype)
-    if len(declared.shape) != len(actual.shape):
-        return None
-    dims = []
-    for d, a in zip(declared.shape, actual.shape):
-        if isinstance(d, int) and isinstance(a, int) and d != a:
-            return None
-        dims.append(d if isinstance(d, int) else a if isinstance(a, int) else d)
-    return TensorVal(tuple(dims), dtype)
 
 
 def _fmt_tiles(tiles: TileState, code: str) -> str:

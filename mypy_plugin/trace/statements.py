@@ -13,9 +13,8 @@ from typing import Final
 
 from ..knowledge.tiles import UNKNOWN as UNKNOWN_TILE
 from ..knowledge.tiles import TileState
-from ..knowledge.values import TensorVal
 from .writes import WriteTracer
-from .values import NONE, UNKNOWN, Range, Seq, Value, is_int, is_symbolic, join
+from .values import NONE, UNKNOWN, Range, Seq, Value, is_symbolic, join
 
 _MAX_PASSES: Final = 3  # a loop body's passes to a fixed point, before its names are widened
 
