@@ -47,8 +47,8 @@ def value_of(t: Type | None, e: Expression | None = None) -> Value:
 def from_flow(value: Value, entry: Entry | None, name: str) -> Value:
     """An argument the call's types leave unknown, as the caller's tile pass evaluated it (``[8] *
     2``, ``tile`` after ``tile[-1] = 4``): ints and int lists."""
-    if value is not UNKNOWN or entry is None:
-        return value
+    if value is not UNKNOWN and not isinstance(value, Num) or entry is None:
+        return value  # (an int of unknown value: the pass may know it, ``a.dim``)
     given = entry.values.get(name)
     if isinstance(given, int):
         return given

@@ -142,7 +142,19 @@ def module_object(api: object, module: str, name: str) -> Value:
     source = module_sources.load(api, module)
     if source is None:
         return UNKNOWN
-    return module_value(source, name, Shared(options(), lambda other: module_sources.load(api, other)))
+    key = (module, source.digest, name, options())
+    found = _OBJECTS.get(key)
+    if found is None or not all(_digest(api, m) == d for m, d in found[1]):  # (and records what it read)
+        shared = Shared(options(), lambda other: module_sources.load(api, other))
+        value = module_value(source, name, shared)
+        found = _OBJECTS[key] = (value, tuple((m, t.digest) for m, t in sorted(shared.loaded.items()) if t is not None))
+        if len(_OBJECTS) > _MEMO_SIZE:
+            _OBJECTS.pop(next(iter(_OBJECTS)))
+    return found[0]
+
+
+# (module, digest, name, options) -> (the value, what it read): as _MEMO
+_OBJECTS: dict[tuple[object, ...], tuple[Value, tuple[tuple[str, str], ...]]] = {}
 
 
 def dtypes_written(api: object, module: str, name: str, tensors: list[str]) -> list[str] | None:

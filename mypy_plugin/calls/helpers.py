@@ -146,6 +146,9 @@ class HelperCalls:
         var = receiver.node if isinstance(receiver, RefExpr) else None
         if not isinstance(var, Var) or not var.fullname or "." not in var.fullname:
             return None
+        in_kernel = _in_a_kernel(ctx, tree)
+        if not in_kernel and not any(tensor_val(t) is not None for ts in ctx.arg_types for t in ts):
+            return None  # host code
         module, _, name = var.fullname.rpartition(".")
         obj = cross_module.module_object(ctx.api, module, name)
         if not isinstance(obj, Obj):
@@ -154,7 +157,7 @@ class HelperCalls:
         method = p.type.get_method(call.callee.name) if isinstance(p, Instance) else None
         entry_at = getattr(self.session, "helper_entry")
         traced = cross_module.helper_trace(ctx.api, call, obj.cls.module, f"{obj.cls.name}.{call.callee.name}",
-                                           entry_at(ctx), _in_a_kernel(ctx, tree), obj,
+                                           entry_at(ctx), in_kernel, obj,
                                            method if isinstance(method, FuncDef) else None)
         if traced is None:
             return None

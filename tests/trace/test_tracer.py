@@ -15,8 +15,8 @@ from mypy_plugin.trace.run import Outcome, trace_function
 from mypy_plugin.trace.state import Options, Shared
 from mypy_plugin.trace.values import NONE, Num, Seq, Value, join
 
-X16 = TensorVal((16, 64), "DT_BF16")
-X8 = TensorVal((8, 64), "DT_FP32")
+XB = TensorVal((16, 64), "DT_BF16")
+XF = TensorVal((8, 64), "DT_FP32")
 
 
 def _module(name: str, text: str) -> TracedModule:
@@ -48,15 +48,15 @@ def rows(x):
 
 
 def test_reduce_under_the_callers_tile() -> None:
-    found = trace(ROWS, "rows", {"x": X16}, TileState((16, 8), NOT_SET))
+    found = trace(ROWS, "rows", {"x": XB}, TileState((16, 8), NOT_SET))
     assert codes(found) == [("pypto-reduce-align", 6)]
     assert found.findings[0].message.startswith("Tensor.amax reduces the last axis of [16, 64] DT_BF16: vec tile (16, 8)")
-    assert found.returned == X16
+    assert found.returned == XB
 
 
 def test_aligned_tile_and_unknown_tiles_are_silent() -> None:
-    assert codes(trace(ROWS, "rows", {"x": X16}, TileState((16, 16), NOT_SET))) == []
-    assert codes(trace(ROWS, "rows", {"x": X16})) == []  # the helper's own entry: nothing known
+    assert codes(trace(ROWS, "rows", {"x": XB}, TileState((16, 16), NOT_SET))) == []
+    assert codes(trace(ROWS, "rows", {"x": XB})) == []  # the helper's own entry: nothing known
 
 
 def test_a_branch_on_an_unknown_python_value_is_silent_a_symbolic_one_is_not() -> None:
@@ -72,9 +72,9 @@ def test_a_branch_on_an_unknown_python_value_is_silent_a_symbolic_one_is_not() -
                 x = x.sum(-1, keepdim=True)
         return x
     """
-    found = trace(text, "f", {"x": X16, "flag": UNKNOWN_VALUE}, TileState((16, 8), NOT_SET))
+    found = trace(text, "f", {"x": XB, "flag": UNKNOWN_VALUE}, TileState((16, 8), NOT_SET))
     assert codes(found) == [("pypto-reduce-align", 10)]  # only under the loop index
-    found = trace(text, "f", {"x": X16, "flag": True}, TileState((16, 8), NOT_SET))
+    found = trace(text, "f", {"x": XB, "flag": True}, TileState((16, 8), NOT_SET))
     assert codes(found) == [("pypto-reduce-align", 7), ("pypto-reduce-align", 10)]
 
 
@@ -91,7 +91,7 @@ def test_tiles_set_in_a_loop_are_unknown_after_it() -> None:
             pypto.set_vec_tile_shapes(16, 8)
         return x.sum(-1)
     """
-    found = trace(text, "f", {"x": X16, "n": 3}, TileState(NOT_SET, NOT_SET))
+    found = trace(text, "f", {"x": XB, "n": 3}, TileState(NOT_SET, NOT_SET))
     assert codes(found) == []  # (16, 8) after 3 passes, or no tile after none: the join is unknown
     assert found.exit_tiles.vec is UNKNOWN
 
@@ -108,7 +108,7 @@ def test_helpers_of_other_modules_with_the_chain() -> None:
     """
     mid = "import pypto\nfrom .deep import reduce_rows\n\n\ndef softmax_rows(x):\n    return x - reduce_rows(x)\n"
     deep = "def reduce_rows(x):\n    return x.amax(-1, keepdim=True)\n"
-    found = trace(kernel, "k", {"x": X16}, TileState(NOT_SET, NOT_SET), None,
+    found = trace(kernel, "k", {"x": XB}, TileState(NOT_SET, NOT_SET), None,
                   {"pkg": "", "pkg.mid": mid, "pkg.deep": deep})
     assert [(f.module, f.line, f.via) for f in found.findings] == [
         ("pkg.deep", 2, ("softmax_rows at m.py:8", "reduce_rows at mid.py:6"))]
@@ -126,7 +126,7 @@ def test_writes_into_outputs_and_local_lists() -> None:
         pypto.set_vec_tile_shapes(*t)
         out[:] = x.sum(-1)
     """
-    found = trace(text, "f", {"x": X8, "out": X8}, TileState(NOT_SET, NOT_SET))
+    found = trace(text, "f", {"x": XF, "out": XF}, TileState(NOT_SET, NOT_SET))
     assert codes(found) == [("pypto-out-shape", 9), ("pypto-reduce-align", 9)]
 
 
@@ -140,7 +140,7 @@ def test_list_comprehensions_and_range_items() -> None:
         pypto.set_vec_tile_shapes(*tile)
         return x.sum(-1)
     """
-    assert codes(trace(text, "f", {"x": X8}, TileState(NOT_SET, NOT_SET))) == [("pypto-reduce-align", 8)]
+    assert codes(trace(text, "f", {"x": XF}, TileState(NOT_SET, NOT_SET))) == [("pypto-reduce-align", 8)]
 
 
 def test_binding_keywords_defaults_and_star_args() -> None:
@@ -157,19 +157,19 @@ def test_binding_keywords_defaults_and_star_args() -> None:
         b = g(x, axis=0, keep=False)
         return a, b
     """
-    found = trace(text, "f", {"x": X8}, TileState((8, 64), NOT_SET))
+    found = trace(text, "f", {"x": XF}, TileState((8, 64), NOT_SET))
     assert found.returned == Seq((TensorVal((8, 1), "DT_FP32"), TensorVal((64,), "DT_FP32")), False)
 
 
 def test_a_call_that_does_not_fit_the_helper_is_not_entered() -> None:
     text = "def g(x):\n    return x.sum(-1)\n\n\ndef f(x):\n    return g(x, 1)\n"
-    found = trace(text, "f", {"x": X8}, TileState((8, 4), NOT_SET))
+    found = trace(text, "f", {"x": XF}, TileState((8, 4), NOT_SET))
     assert codes(found) == [] and found.exit_tiles.vec is UNKNOWN
 
 
 def test_recursion_and_budget_end_in_unknown() -> None:
     text = "def f(x):\n    return f(x)\n"
-    assert trace(text, "f", {"x": X8}).returned is not X8
+    assert trace(text, "f", {"x": XF}).returned is not XF
 
 
 @pytest.mark.parametrize(("a", "b", "joined"), [
