@@ -15,7 +15,7 @@ from ..knowledge.ops import ANY, OPS, SCALAR, Result
 from ..knowledge.tiles import UNKNOWN as UNKNOWN_TILE
 from ..knowledge.tiles import CubeTile, TileState, VecTile
 from ..knowledge.values import TensorVal
-from .arguments import Actual, TraceArgs
+from .arguments import Actual, TraceArgs, formals
 from .expressions import ExpressionTracer
 from .modules import TracedModule
 from .values import (
@@ -53,7 +53,7 @@ class CallTracer(ExpressionTracer):
         row = OPS.get(op)
         if row is None:
             return UNKNOWN
-        args = TraceArgs(op, method, actuals, self.module.text, keys)
+        args = TraceArgs(formals(op, method), actuals, self.module.text, keys)
         label = row.method_label if method else row.function_label
         result, err = row.infer(args)
         if err is not None:
@@ -124,11 +124,7 @@ class CallTracer(ExpressionTracer):
         if missing is not None:  # reported in its own module (it does not depend on the call)
             if missing.torch is None:
                 return UNKNOWN
-            args = TraceArgs("__missing__", True, [], self.module.text)
-            args.names = [None, *missing.params]
-            args.slots = [[(a.value, a.node)] for a in actuals[:1 + len(missing.params)]] + [
-                [] for _ in range(1 + len(missing.params) - len(actuals))]
-            args.spread = [False] * len(args.slots)
+            args = TraceArgs(((None, "pos"), *((p, "arg") for p in missing.params)), actuals, self.module.text)
             try:
                 return as_value(missing.torch(args))
             except Exception:  # a Finding: the torch call is wrong too: unknown
