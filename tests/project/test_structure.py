@@ -144,6 +144,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"errorcodes", "config", "mypy_output", "host", "rewrite"}),
     frozenset({"bridge"}),
     frozenset({"kernel"}),
+    frozenset({"insight"}),
     frozenset({"calls"}),
     frozenset({"hooks"}),
     frozenset({"main", "guard", "fix", "_dmypy_codes"}),
@@ -151,7 +152,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"__init__"}),
 )
 TOP_LEVEL_MODULES = frozenset({"__init__", "main", "config", "errorcodes", "debug", "versions", "_dmypy_codes",
-                               "ast_fields", "mypy_output"})
+                               "ast_fields", "mypy_output", "insight"})
 MYPY_FREE = ("knowledge", "host")
 
 

@@ -1,0 +1,94 @@
+"""The engine of pypto-lsp in this process: unsaved text, open files coming and going, and the
+rebuild after a failed update of mypy's fine-grained engine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from mypy.server.update import FineGrainedBuildManager
+
+pytest.importorskip("pygls")
+
+from mypy_plugin.lsp.engine import Engine  # noqa: E402
+
+KERNEL = '''\
+import pypto
+from helpers import COLS, ROWS
+
+
+@pypto.frontend.jit
+def k(a: pypto.Tensor([ROWS, 64], pypto.DT_FP32), out: pypto.Tensor([ROWS, 1], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(ROWS, COLS)
+    out[:] = a.sum(-1, keepdim=True)
+'''
+
+
+HELPERS = "from typing import Final\n\nROWS: Final = 8\nCOLS: Final = 64\n"
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[tuple[Engine, list[str], Path]]:
+    (tmp_path / "helpers.py").write_text(HELPERS, encoding="utf-8")
+    (tmp_path / "k.py").write_text(KERNEL, encoding="utf-8")
+    log: list[str] = []
+    e = Engine(tmp_path, [], log.append)
+    yield e, log, tmp_path
+    e.close()
+
+
+def _codes(e: Engine, path: Path) -> list[tuple[int | None, str | None]]:
+    return [(r.line, r.code) for r in e.check()[str(path)]]
+
+
+def test_unsaved_text_and_files_that_open_and_close(engine: tuple[Engine, list[str], Path]) -> None:
+    e, log, root = engine
+    kernel, helpers = root / "k.py", root / "helpers.py"
+    e.set_text(str(kernel), KERNEL)
+    assert _codes(e, kernel) == []
+    e.set_text(str(kernel), KERNEL.replace("(ROWS, COLS)", "(ROWS, 4)"))  # 16 bytes: not 32-byte aligned
+    assert _codes(e, kernel) == [(8, "pypto-reduce-align")]
+    e.set_text(str(kernel), KERNEL)
+    e.set_text(str(helpers), HELPERS.replace("64", "4"))  # the module the kernel imports, opened and edited
+    assert _codes(e, kernel) == [(8, "pypto-reduce-align")]
+    assert e.check()[str(helpers)] == []
+    e.set_text(str(helpers), None)  # closed without saving: the file on disk again
+    assert _codes(e, kernel) == []
+    assert kernel.read_text(encoding="utf-8") == KERNEL and helpers.read_text(encoding="utf-8") == HELPERS
+    assert e.builds == 1 and not any("rebuilding" in line for line in log)
+
+
+def test_a_failed_update_rebuilds(engine: tuple[Engine, list[str], Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    e, log, root = engine
+    kernel = root / "k.py"
+    e.set_text(str(kernel), KERNEL)
+    assert _codes(e, kernel) == []
+    update = FineGrainedBuildManager.update
+    failed: list[bool] = []
+
+    def broken(self: FineGrainedBuildManager, *args: object, **kwargs: object) -> list[str]:
+        if not failed:
+            failed.append(True)
+            raise KeyError("weakref")  # as mypy's find_reachable_changed_modules does
+        return update(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(FineGrainedBuildManager, "update", broken)
+    e.set_text(str(kernel), KERNEL.replace("(ROWS, COLS)", "(ROWS, 4)"))
+    assert _codes(e, kernel) == [(8, "pypto-reduce-align")]
+    assert e.builds == 2
+    assert any("update failed (KeyError: 'weakref'); rebuilding from scratch" in line for line in log)
+    e.set_text(str(kernel), KERNEL)
+    assert _codes(e, kernel) == []  # and the new engine updates as usual
+    assert e.builds == 2
+
+
+def test_a_file_on_disk_changed(engine: tuple[Engine, list[str], Path]) -> None:
+    e, _log, root = engine
+    kernel = root / "k.py"
+    e.set_text(str(kernel), KERNEL)
+    assert _codes(e, kernel) == []
+    (root / "helpers.py").write_text(HELPERS.replace("64", "4"), encoding="utf-8")  # saved by another editor
+    assert _codes(e, kernel) == []  # not looked at until a save or the client says so
+    e.disk_changed()
+    assert _codes(e, kernel) == [(8, "pypto-reduce-align")]
