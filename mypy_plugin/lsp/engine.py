@@ -39,6 +39,7 @@ from mypy.types import Type
 from .. import insight
 from .. import mypy_output as records
 from ..cli import check_config
+from .texts import Texts
 
 # As pypto-check's machine outputs: exact spans and codes, one line each.
 _FLAGS = ["--show-column-numbers", "--show-error-end", "--show-error-codes", "--no-pretty", "--no-error-summary",
@@ -55,10 +56,7 @@ class Engine:
         if warning is not None:
             log(warning)
         self._flags = [*config_args, *mypy_args, *_FLAGS]
-        self._texts: dict[str, str] = {}  # open documents: absolute path -> text
-        self._checked: dict[str, str] = {}  # the text mypy last checked for a path it has a shadow of
-        self._shadows: dict[str, str] = {}  # absolute path -> the file that holds its text
-        self._written = 0
+        self.texts = Texts(Path(self._scratch.name))
         self._fgm: FineGrainedBuildManager | None = None
         self._options: Options | None = None
         self._sources: list[BuildSource] = []
@@ -75,17 +73,14 @@ class Engine:
     # --- what the client says -------------------------------------------------------
     def set_text(self, path: str, text: str | None) -> None:
         """An open document's text (None: closed; mypy then reads the file on disk)."""
-        if text is None:
-            self._texts.pop(path, None)
-        else:
-            self._texts[path] = text
+        self.texts.set(path, text)
 
     def disk_changed(self) -> None:
         """A file was saved or changed on disk: compare the watched files at the next check."""
         self._disk_may_differ = True
 
     def is_current(self, path: str) -> bool:
-        return self._fgm is not None and self._checked.get(path) == self._texts.get(path)
+        return self._fgm is not None and self.texts.is_current(path)
 
     # --- checking -------------------------------------------------------------------
     def check(self) -> dict[str, list[records.Record]]:
@@ -97,21 +92,17 @@ class Engine:
         return self.records()
 
     def records(self) -> dict[str, list[records.Record]]:
-        out: dict[str, list[records.Record]] = {path: [] for path in self._texts}
+        out: dict[str, list[records.Record]] = {path: [] for path in self.texts.open}
         for rec in records.parse("\n".join(self._messages)).records:
             path = os.path.abspath(rec.path)
             if path in out:
                 out[path].append(rec)
         return out
 
-    def _changed(self) -> list[str]:
-        paths = set(self._texts) | set(self._shadows)
-        return sorted(p for p in paths if self._checked.get(p) != self._texts.get(p) or p not in self._checked)
-
     def _update(self) -> None:
         fgm = self._fgm
         assert fgm is not None
-        dirty = self._changed()
+        dirty = self.texts.dirty()
         on_disk = self._disk_changes() if self._disk_may_differ else []
         if not dirty and not on_disk:
             return
@@ -137,12 +128,12 @@ class Engine:
         self.builds += 1
         insight.recording(True)  # forgets what older builds recorded
         fscache = FileSystemCache()
-        dirty = self._changed()
-        self._write_shadows(dirty)
+        dirty = self.texts.dirty()
+        self.texts.write(dirty)
         try:
             with _quiet(self.log) as said:
                 options = self._make_options(fscache)
-                sources = [self._source(p, options, fscache) for p in sorted(self._texts)]
+                sources = [self._source(p, options, fscache) for p in sorted(self.texts.open)]
                 if not sources:
                     self._messages = []
                     return
@@ -179,7 +170,7 @@ class Engine:
         options.export_types = True  # the types of expressions, for hover and inlay hints
         # One list that every module's options share (they are copies of these): the plugin's
         # host-call evaluation reads the unsaved text from it.
-        options.shadow_file = [[p, s] for p, s in self._shadows.items()]
+        options.shadow_file = [[p, s] for p, s in self.texts.shadows.items()]
         return options
 
     def _source(self, path: str, options: Options, fscache: FileSystemCache) -> BuildSource:
@@ -205,36 +196,20 @@ class Engine:
         return source.module
 
     def _write_shadows(self, dirty: list[str]) -> None:
-        stale = []
-        for path in dirty:
-            old = self._shadows.pop(path, None)
-            if old is not None:
-                stale.append(old)
-            text = self._texts.get(path)
-            if text is not None:
-                self._written += 1
-                shadow = Path(self._scratch.name) / f"{self._written}-{Path(path).name}"
-                shadow.write_bytes(text.encode("utf-8"))
-                self._shadows[path] = str(shadow)
-        if self._fgm is not None and self._options is not None:
-            manager = self._fgm.manager
-            manager.shadow_map.clear()
-            manager.shadow_map.update(self._shadows)
-            manager.shadow_equivalence_map.clear()
-            assert self._options.shadow_file is not None
-            self._options.shadow_file[:] = [[p, s] for p, s in self._shadows.items()]
-            manager.fscache.flush()
-            self._fgm.flush_cache()
-        for old in stale:
-            Path(old).unlink(missing_ok=True)
+        self.texts.write(dirty)
+        if self._fgm is None or self._options is None:
+            return
+        manager = self._fgm.manager
+        manager.shadow_map.clear()
+        manager.shadow_map.update(self.texts.shadows)
+        manager.shadow_equivalence_map.clear()
+        assert self._options.shadow_file is not None
+        self._options.shadow_file[:] = [[p, s] for p, s in self.texts.shadows.items()]
+        manager.fscache.flush()
+        self._fgm.flush_cache()
 
     def _finished(self, dirty: list[str]) -> None:
-        for path in dirty:
-            text = self._texts.get(path)
-            if text is None:
-                self._checked.pop(path, None)
-            else:
-                self._checked[path] = text
+        self.texts.checked(dirty)
         self.generation += 1
         self._prune_types()
 
@@ -242,7 +217,7 @@ class Engine:
         if self._fgm is None:
             return []
         paths = (os.path.abspath(s.xpath) for s in self._fgm.graph.values() if s.xpath)
-        return [p for p in paths if p not in self._texts and os.path.isfile(p)]
+        return [p for p in paths if p not in self.texts.open and os.path.isfile(p)]
 
     def _disk_changes(self) -> list[tuple[str, str]]:
         """The modules whose file changed on disk since the last look (not the open ones)."""
@@ -251,7 +226,7 @@ class Engine:
             return []
         self._fgm.manager.fscache.flush()
         self._watcher.add_watched_paths(self._disk_paths())
-        changed = [p for p in self._watcher.find_changed() if p not in self._texts]
+        changed = [p for p in self._watcher.find_changed() if p not in self.texts.open]
         return [(self._module(p), p) for p in sorted(changed)]
 
     def _prune_types(self) -> None:
@@ -263,7 +238,7 @@ class Engine:
         if len(types) < max(_PRUNE_AT, 2 * self._kept_types):
             return
         keep: set[Expression] = set()
-        for path in self._texts:
+        for path in self.texts.open:
             tree = self.tree(path)
             if tree is not None:
                 keep |= _expressions(tree)
@@ -288,7 +263,7 @@ class Engine:
         return self._fgm.manager.all_types.get(expr) if self._fgm is not None else None
 
     def open_texts(self) -> dict[str, str]:
-        return dict(self._texts)
+        return dict(self.texts.open)
 
     def current_output(self) -> str:
         """mypy's output for the open texts, as its command line prints it."""
@@ -298,10 +273,10 @@ class Engine:
         """mypy's output with these texts in place of the files' (for the fixer); :meth:`restore`
         puts the open texts back."""
         if not self._trial:
-            self._trial = {p: self._texts.get(p) for p in self._texts}
+            self._trial = dict(self.texts.open)
         for path, text in texts.items():
-            self._trial.setdefault(path, self._texts.get(path))
-            self._texts[path] = text
+            self._trial.setdefault(path, self.texts.open.get(path))
+            self.texts.set(path, text)
         self.check()
         return self.current_output()
 
