@@ -33,12 +33,12 @@ from mypy.modulefinder import compute_search_paths
 from mypy.nodes import Expression, MypyFile
 from mypy.options import Options
 from mypy.server.update import FineGrainedBuildManager
-from mypy.traverser import ExtendedTraverserVisitor
 from mypy.types import Type
 
 from .. import insight
 from .. import mypy_output as records
 from ..cli import check_config
+from ..kernel.body_walk import expressions, statements
 from .texts import Texts
 
 # As pypto-check's machine outputs: exact spans and codes, one line each.
@@ -48,13 +48,16 @@ _PRUNE_AT = 50_000  # exported expression types kept before those of closed or o
 
 
 class Engine:
-    def __init__(self, root: Path, mypy_args: Sequence[str], log: Callable[[str], None]) -> None:
+    def __init__(self, root: Path, mypy_args: Sequence[str], log: Callable[[str], None],
+                 warn: Callable[[str], None] | None = None) -> None:
+        """``log``: what the engine does; ``warn``: what goes wrong (``log`` too by default)."""
         self.root = root
         self.log = log
+        self.warn = warn or log
         self._scratch = tempfile.TemporaryDirectory(prefix="pypto-lsp-")
         config_args, self.user_config, warning = check_config(root, Path(self._scratch.name), mypy_args)
         if warning is not None:
-            log(warning)
+            self.warn(warning)
         self._flags = [*config_args, *mypy_args, *_FLAGS]
         self.texts = Texts(Path(self._scratch.name))
         self._fgm: FineGrainedBuildManager | None = None
@@ -67,6 +70,7 @@ class Engine:
         self.generation = 0  # one more after each check that changed anything
         self.builds = 0
         self._kept_types = 0
+        self.prune_at = _PRUNE_AT
         self._trial: dict[str, str | None] = {}  # the texts a trial replaced
         insight.recording(True)
 
@@ -112,10 +116,10 @@ class Engine:
             changed = [(self._module(p), p) for p in dirty] + on_disk
             for path in dirty:
                 insight.forget(path)
-            with _quiet(self.log):
+            with _quiet(self.warn):
                 self._messages = fgm.update(changed, [])
         except Exception as err:  # mypy's engine is in an unknown state: start again
-            self.log(f"mypy's fine-grained update failed ({type(err).__name__}: {err}); rebuilding from scratch")
+            self.warn(f"mypy's fine-grained update failed ({type(err).__name__}: {err}); rebuilding from scratch")
             self._build()
             return
         self._finished(dirty)
@@ -131,7 +135,7 @@ class Engine:
         dirty = self.texts.dirty()
         self.texts.write(dirty)
         try:
-            with _quiet(self.log) as said:
+            with _quiet(self.warn) as said:
                 options = self._make_options(fscache)
                 sources = [self._source(p, options, fscache) for p in sorted(self.texts.open)]
                 if not sources:
@@ -144,7 +148,7 @@ class Engine:
             return
         except (SystemExit, InvalidSourceList) as err:  # a bad config or [pypto-stubs] section
             self.fatal = [line for line in said.getvalue().splitlines() if line.strip()] or [str(err)]
-            self.log("cannot check: " + " ".join(self.fatal))
+            self.warn("cannot check: " + " ".join(self.fatal))
             self._messages = []
             return
         self._options = options
@@ -235,7 +239,7 @@ class Engine:
         if self._fgm is None:
             return
         types = self._fgm.manager.all_types
-        if len(types) < max(_PRUNE_AT, 2 * self._kept_types):
+        if len(types) < max(self.prune_at, 2 * self._kept_types):
             return
         keep: set[Expression] = set()
         for path in self.texts.open:
@@ -258,6 +262,10 @@ class Engine:
     @property
     def modules(self) -> dict[str, MypyFile]:
         return self._fgm.manager.modules if self._fgm is not None else {}
+
+    def exported_types(self) -> int:
+        """How many expression types mypy keeps for hover and inlay hints (pruned as they grow)."""
+        return len(self._fgm.manager.all_types) if self._fgm is not None else 0
 
     def type_of(self, expr: Expression) -> Type | None:
         return self._fgm.manager.all_types.get(expr) if self._fgm is not None else None
@@ -294,21 +302,9 @@ class Engine:
         self._scratch.cleanup()
 
 
-class _Expressions(ExtendedTraverserVisitor):
-    def __init__(self) -> None:
-        super().__init__()
-        self.found: set[Expression] = set()
-
-    def visit(self, o: object) -> bool:
-        if isinstance(o, Expression):
-            self.found.add(o)
-        return True
-
-
 def _expressions(tree: MypyFile) -> set[Expression]:
-    visitor = _Expressions()
-    tree.accept(visitor)
-    return visitor.found
+    """The expressions of a module's statements, those of its functions and classes too."""
+    return {e for s in statements(tree.defs, into_definitions=True) for e in expressions(s)}
 
 
 @contextmanager

@@ -129,7 +129,7 @@ def make_server() -> PyptoServer:
 def _merge_settings(ls: PyptoServer, data: object) -> None:
     ls.settings, problems = ls.settings.merged(data)
     for problem in problems:
-        ls.say(problem)
+        ls.warn(problem)
 
 
 def _note(message: str) -> str:

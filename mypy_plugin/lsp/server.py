@@ -43,7 +43,7 @@ class PyptoServer(LanguageServer):
 
     def get_engine(self) -> Engine:
         if self.engine is None:
-            self.engine = Engine(self.root, self.settings.mypy_args, self.say)
+            self.engine = Engine(self.root, self.settings.mypy_args, self.say, self.warn)
         return self.engine
 
     def drop_engine(self) -> None:
@@ -51,17 +51,23 @@ class PyptoServer(LanguageServer):
             self.engine.close()
             self.engine = None
 
-    def say(self, message: str) -> None:
-        """A line for the log: the client's (window/logMessage) and stderr, from any thread."""
+    def say(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        """A line for the client's log (window/logMessage) and the log file, from any thread."""
         line = f"pypto-lsp: {message}"
-        sys.stderr.write(line + "\n")
-        sys.stderr.flush()
         if self.log_file is not None:
             with open(self.log_file, "a", encoding="utf-8") as f:
                 f.write(line + "\n")
         if self._loop is not None and not self._loop.is_closed():
-            params = types.LogMessageParams(type=types.MessageType.Log, message=line)
+            params = types.LogMessageParams(type=kind, message=line)
             self._loop.call_soon_threadsafe(self.window_log_message, params)
+
+    def warn(self, message: str) -> None:
+        """What went wrong: also on stderr (editors keep the server's stderr in their log)."""
+        stderr = sys.__stderr__  # not mypy's redirected stderr of the moment (engine._quiet)
+        if stderr is not None:
+            stderr.write(f"pypto-lsp: {message}\n")
+            stderr.flush()
+        self.say(message, types.MessageType.Warning)
 
     # --- checking -------------------------------------------------------------------
     def changed(self, delay_ms: int | None = None) -> None:

@@ -11,7 +11,9 @@ from mypy.server.update import FineGrainedBuildManager
 
 pytest.importorskip("pygls")
 
+from mypy_plugin.knowledge.values import TensorVal  # noqa: E402
 from mypy_plugin.lsp.engine import Engine  # noqa: E402
+from mypy_plugin.lsp.hover import tensor_at  # noqa: E402
 
 KERNEL = '''\
 import pypto
@@ -92,3 +94,19 @@ def test_a_file_on_disk_changed(engine: tuple[Engine, list[str], Path]) -> None:
     assert _codes(e, kernel) == []  # not looked at until a save or the client says so
     e.disk_changed()
     assert _codes(e, kernel) == [(8, "pypto-reduce-align")]
+
+
+def test_types_of_old_trees_are_dropped(engine: tuple[Engine, list[str], Path]) -> None:
+    e, _log, root = engine
+    kernel = root / "k.py"
+    e.prune_at = 1  # prune after every check
+    sizes = []
+    for k in range(4):
+        e.set_text(str(kernel), KERNEL + "\n" * k)
+        assert _codes(e, kernel) == []
+        sizes.append(e.exported_types())
+    assert sizes[0] == sizes[-1]  # each update's new tree replaces the old one's types
+    tree = e.tree(str(kernel))
+    assert tree is not None
+    found = tensor_at(e, tree, 8, 13)  # `a` in `a.sum(-1, keepdim=True)`
+    assert found is not None and found.val == TensorVal((8, 64), "DT_FP32")
