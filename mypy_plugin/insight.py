@@ -172,7 +172,8 @@ def _record(api: object, func: FuncDef, copy: FuncDef, note: str) -> None:
         if val is not None:
             tensors[span(expr)] = val
             state = flows.states(module, copy, expr, modules)[0]
-            tiles[span(expr)] = state if state is not None else TileState(UNKNOWN, UNKNOWN)
+            if state is not None:  # an assignment's target: the pass reads its value's tiles
+                tiles[span(expr)] = state
     found = _LABEL.match(note)
     record = CopyCheck(found.group(1) if found else note, note, tensors, tiles)
     key = (func.name, func.line)

@@ -114,16 +114,33 @@ class Engine:
         started = time.perf_counter()
         try:
             changed = [(self._module(p), p) for p in dirty] + on_disk
+            removed = self._unused(changed)
+            changed = [c for c in changed if c not in removed]
             for path in dirty:
                 insight.forget(path)
             with _quiet(self.warn):
-                self._messages = fgm.update(changed, [])
+                self._messages = fgm.update(changed, removed)
         except Exception as err:  # mypy's engine is in an unknown state: start again
             self.warn(f"mypy's fine-grained update failed ({type(err).__name__}: {err}); rebuilding from scratch")
             self._build()
             return
         self._finished(dirty)
-        self.log(f"updated {', '.join(m for m, _ in changed)} in {time.perf_counter() - started:.3f}s")
+        self.log(f"updated {', '.join(m for m, _ in changed) or '-'}"
+                 + "".join(f", dropped {m}" for m, _ in removed) + f" in {time.perf_counter() - started:.3f}s")
+
+    def _unused(self, changed: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The closed files that were sources and that no module of the build imports: they
+        leave the build (mypy re-checks every function with an error at each update, so what
+        stays costs every later keystroke)."""
+        assert self._fgm is not None
+        graph = self._fgm.graph
+        closed = {m for m, p in changed if p not in self.texts.open and any(s.module == m for s in self._sources)}
+        imported = {d for m, state in graph.items() if m not in closed for d in state.dependencies}
+        gone = [(m, p) for m, p in changed if m in closed and m not in imported]
+        if gone:
+            names = {m for m, _ in gone}
+            self._sources = [s for s in self._sources if s.module not in names]
+        return gone
 
     def _build(self) -> None:
         started = time.perf_counter()
@@ -149,6 +166,11 @@ class Engine:
         except (SystemExit, InvalidSourceList) as err:  # a bad config or [pypto-stubs] section
             self.fatal = [line for line in said.getvalue().splitlines() if line.strip()] or [str(err)]
             self.warn("cannot check: " + " ".join(self.fatal))
+            self._messages = []
+            return
+        except Exception as err:  # mypy or the plugin failed: say so, try again at the next change
+            self.fatal = [f"mypy failed: {type(err).__name__}: {err}"]
+            self.warn("cannot check: " + self.fatal[0])
             self._messages = []
             return
         self._options = options

@@ -66,23 +66,26 @@ def _computed_by(func: FuncDef, node: Expression) -> Expression:
 def hover_text(engine: Engine, path: str, tree: MypyFile, found: Found) -> str:
     lines = [f"`{describe(found.val)}`" + ("" if known(found.val) else " (not all known here)")]
     func = found.func
-    tiles = None
-    if func is not None:
-        if isinstance(found.node, Argument):
-            tiles = insight.entry_tiles(tree, func)
-        elif isinstance(found.node, Expression):
-            tiles = insight.tiles_at(tree, func, _computed_by(func, found.node), engine.modules)
+    if func is None:
+        return lines[0]
+    node = found.node
+    tiles: TileState | None = None
+    tiles_of: Node = node
+    if isinstance(node, Argument):
+        tiles = insight.entry_tiles(tree, func)
+    elif isinstance(node, Expression):
+        tiles_of = _computed_by(func, node)
+        tiles = insight.tiles_at(tree, func, tiles_of, engine.modules)
     if tiles is not None:
         lines.append(fmt_tiles(tiles))
-    if func is not None:
-        where = insight.span(found.node)
-        for copy in insight.copies(path, func):
-            val = copy.tensors.get(where)
-            if val is None:
-                continue
-            line = f"with {copy.label}: `{describe(val)}`"
-            copy_tiles = copy.tiles.get(where)
-            if copy_tiles is not None and copy_tiles != tiles:
-                line += f", {fmt_tiles(copy_tiles)}"
-            lines.append(line)
+    where, tiles_where = insight.span(node), insight.span(tiles_of)
+    for copy in insight.copies(path, func):
+        val = copy.tensors.get(where)
+        if val is None:
+            continue
+        line = f"with {copy.label}: `{describe(val)}`"
+        copy_tiles = copy.tiles.get(tiles_where)
+        if copy_tiles is not None and copy_tiles != tiles:
+            line += f", {fmt_tiles(copy_tiles)}"
+        lines.append(line)
     return "\n\n".join(lines)

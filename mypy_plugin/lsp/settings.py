@@ -22,7 +22,7 @@ def _codes_doc() -> str | None:
 
 @dataclass(frozen=True)
 class Settings:
-    debounce_ms: int = 200  # an unsaved change is checked this long after the last keystroke
+    debounce_ms: int = 100  # an unsaved change is checked this long after the last keystroke
     unknown_hints: str = "hide"  # inlay hints of tensors of unknown shape: hide, show, callSites
     show_all: bool = False  # as pypto-check --all: mypy's errors that are not about PyPTO too
     mypy_args: tuple[str, ...] = ()  # more mypy options, as after pypto-check's "--"

@@ -110,3 +110,22 @@ def test_types_of_old_trees_are_dropped(engine: tuple[Engine, list[str], Path]) 
     assert tree is not None
     found = tensor_at(e, tree, 8, 13)  # `a` in `a.sum(-1, keepdim=True)`
     assert found is not None and found.val == TensorVal((8, 64), "DT_FP32")
+
+
+def test_closed_files_leave_the_build_unless_imported(engine: tuple[Engine, list[str], Path]) -> None:
+    e, log, root = engine
+    kernel, helpers, other = root / "k.py", root / "helpers.py", root / "other.py"
+    other.write_text("import pypto\n\nx: int = 'a'\n", encoding="utf-8")
+    e.set_text(str(kernel), KERNEL)
+    e.set_text(str(other), other.read_text(encoding="utf-8"))
+    e.set_text(str(helpers), HELPERS)
+    assert [r.code for r in e.check()[str(other)]] == ["assignment"]
+    e.set_text(str(other), None)
+    e.set_text(str(helpers), None)
+    e.check()
+    assert "dropped other" in log[-1] and "dropped helpers" not in log[-1]  # the kernel imports helpers
+    assert e.tree(str(other)) is None and e.tree(str(helpers)) is not None
+    assert "other.py" not in e.current_output()
+    e.set_text(str(other), other.read_text(encoding="utf-8"))  # and back
+    assert [r.code for r in e.check()[str(other)]] == ["assignment"]
+    assert e.builds == 1

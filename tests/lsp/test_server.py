@@ -185,3 +185,43 @@ def test_second_file_and_back(client: Client, root: Path) -> None:
     assert client.diagnostics(b)
     assert client.process.poll() is None
     assert not [line for line in client.stderr if "Traceback" in line]
+
+
+UNKNOWN_SHAPES = """\
+import pypto
+import torch
+
+
+@pypto.frontend.jit
+def scale(x: pypto.Tensor([], pypto.DT_FP32), out: pypto.Tensor([], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 16)
+    y = x * 2.0
+    out[:] = y
+
+
+def test_scale() -> None:
+    scale(torch.ones(8, 16), torch.empty(8, 16))
+    scale(torch.ones(4, 16), torch.empty(4, 16))
+"""
+
+
+def test_unknown_hints_by_setting(client: Client, root: Path) -> None:
+    path = root / "unknown_shapes.py"
+    path.write_text(UNKNOWN_SHAPES, encoding="utf-8")
+    uri = client.open(path)
+    assert client.diagnostics(uri) == []
+
+    def labels(setting: str) -> list[tuple[int, str]]:
+        client.notify("workspace/didChangeConfiguration", {"settings": {"pypto": {"inlayHints": {"unknown": setting}}}})
+        return [(h["position"]["line"], h["label"]) for h in client.inlay_hints(uri)]
+
+    try:
+        assert labels("hide") == []
+        assert labels("show") == [(7, "[...] FP32")]
+        assert labels("callSites") == [(7, "[8, 16] FP32 | [4, 16] FP32")]
+    finally:
+        labels("hide")
+    text = client.hover(uri, 7, 4)["contents"]["value"].split("\n\n")
+    assert text == ["`[...] DT_FP32` (not all known here)", "vec tile (8, 16), cube tile not set",
+                    "with the call at unknown_shapes.py:13: `[8, 16] DT_FP32`",
+                    "with the call at unknown_shapes.py:14: `[4, 16] DT_FP32`"]
