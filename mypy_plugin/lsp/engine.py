@@ -14,12 +14,10 @@ Every method runs on the one thread that runs mypy.
 
 from __future__ import annotations
 
-import io
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, redirect_stderr
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import mypy.build
@@ -34,11 +32,12 @@ from mypy.nodes import Expression, MypyFile
 from mypy.options import Options
 from mypy.server.update import FineGrainedBuildManager
 from mypy.types import Type
+from mypy.util import is_stdlib_file
 
 from .. import insight
 from .. import mypy_output as records
 from ..cli import check_config
-from ..kernel.body_walk import expressions, statements
+from .mypy_glue import quiet, tree_expressions
 from .texts import Texts
 
 # As pypto-check's machine outputs: exact spans and codes, one line each.
@@ -55,6 +54,7 @@ class Engine:
         self.log = log
         self.warn = warn or log
         self._scratch = tempfile.TemporaryDirectory(prefix="pypto-lsp-")
+        self.scratch = self._scratch.name  # the shadow files are here
         config_args, self.user_config, warning = check_config(root, Path(self._scratch.name), mypy_args)
         if warning is not None:
             self.warn(warning)
@@ -115,10 +115,10 @@ class Engine:
         try:
             changed = [(self._module(p), p) for p in dirty] + on_disk
             removed = self._unused(changed)
-            changed = [c for c in changed if c not in removed]
+            changed = [c for c in changed if c not in removed]  # a closed file no one imports
             for path in dirty:
                 insight.forget(path)
-            with _quiet(self.warn):
+            with quiet(self.warn):
                 self._messages = fgm.update(changed, removed)
         except Exception as err:  # mypy's engine is in an unknown state: start again
             self.warn(f"mypy's fine-grained update failed ({type(err).__name__}: {err}); rebuilding from scratch")
@@ -126,21 +126,31 @@ class Engine:
             return
         self._finished(dirty)
         self.log(f"updated {', '.join(m for m, _ in changed) or '-'}"
-                 + "".join(f", dropped {m}" for m, _ in removed) + f" in {time.perf_counter() - started:.3f}s")
+                 + (f", dropped {len(removed)} module(s) no open file imports ({removed[0][0]}...)" if removed else "")
+                 + f" in {time.perf_counter() - started:.3f}s")
 
     def _unused(self, changed: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        """The closed files that were sources and that no module of the build imports: they
-        leave the build (mypy re-checks every function with an error at each update, so what
-        stays costs every later keystroke)."""
+        """When files were closed: the modules no open file reaches through its imports any
+        more (closed files, what only they imported). They leave the build, as the mypy daemon
+        drops what its sources no longer reach: mypy re-checks every function with an error at
+        each update, so what stayed would cost every later keystroke."""
         assert self._fgm is not None
+        if all(p in self.texts.open for _m, p in changed):
+            return []
+        self._sources = [s for s in self._sources if s.path in self.texts.open]
         graph = self._fgm.graph
-        closed = {m for m, p in changed if p not in self.texts.open and any(s.module == m for s in self._sources)}
-        imported = {d for m, state in graph.items() if m not in closed for d in state.dependencies}
-        gone = [(m, p) for m, p in changed if m in closed and m not in imported]
-        if gone:
-            names = {m for m, _ in gone}
-            self._sources = [s for s in self._sources if s.module not in names]
-        return gone
+        reached: set[str] = set()
+        todo = [m for m, state in graph.items() if state.xpath and os.path.abspath(state.xpath) in self.texts.open]
+        while todo:
+            module = todo.pop()
+            state = graph.get(module)
+            if module in reached or state is None:
+                continue
+            reached.add(module)
+            todo += [*state.dependencies, *(state.ancestors or [])]
+        typeshed = self._fgm.manager.options.abs_custom_typeshed_dir
+        return [(m, state.xpath) for m, state in graph.items()
+                if m not in reached and state.xpath and not is_stdlib_file(typeshed, state.xpath)]
 
     def _build(self) -> None:
         started = time.perf_counter()
@@ -152,7 +162,7 @@ class Engine:
         dirty = self.texts.dirty()
         self.texts.write(dirty)
         try:
-            with _quiet(self.warn) as said:
+            with quiet(self.warn) as said:
                 options = self._make_options(fscache)
                 sources = [self._source(p, options, fscache) for p in sorted(self.texts.open)]
                 if not sources:
@@ -267,7 +277,7 @@ class Engine:
         for path in self.texts.open:
             tree = self.tree(path)
             if tree is not None:
-                keep |= _expressions(tree)
+                keep |= tree_expressions(tree)
         for expr in [e for e in types if e not in keep]:
             del types[expr]
         self._kept_types = len(types)
@@ -322,21 +332,3 @@ class Engine:
         self._fgm = None
         insight.recording(False)
         self._scratch.cleanup()
-
-
-def _expressions(tree: MypyFile) -> set[Expression]:
-    """The expressions of a module's statements, those of its functions and classes too."""
-    return {e for s in statements(tree.defs, into_definitions=True) for e in expressions(s)}
-
-
-@contextmanager
-def _quiet(log: Callable[[str], None]) -> Iterator[io.StringIO]:
-    """What mypy and the plugin write to stderr goes to the log (stdout carries the protocol)."""
-    said = io.StringIO()
-    try:
-        with redirect_stderr(said):
-            yield said
-    finally:
-        for line in said.getvalue().splitlines():
-            if line.strip():
-                log(line)

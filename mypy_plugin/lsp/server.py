@@ -35,6 +35,7 @@ class PyptoServer(LanguageServer):
         self._dirty = False
         self._fatal: list[str] = []
         self.log_file: str | None = None
+        self.shut_down = False  # the client asked to shut down (then exit is a clean one)
 
     # --- the mypy thread ------------------------------------------------------------
     async def on_mypy(self, fn: Callable[..., T], *args: Any) -> T:
@@ -90,7 +91,7 @@ class PyptoServer(LanguageServer):
             return
         self._dirty = False
         snapshot = {doc.uri: (doc.version, doc.source) for doc in self.workspace.text_documents.values()
-                    if doc.uri.startswith("file:")}
+                    if _python_file(doc.uri, doc.language_id)}
         published = await self.on_mypy(self._check, snapshot)
         for uri, (version, diags) in published.items():
             self.text_document_publish_diagnostics(
@@ -140,6 +141,11 @@ class PyptoServer(LanguageServer):
 
     def stop_mypy(self) -> None:
         self._mypy.shutdown(wait=False, cancel_futures=True)
+
+
+def _python_file(uri: str, language: str | None) -> bool:
+    """What mypy checks: Python files (an editor may send other documents too)."""
+    return uri.startswith("file:") and (language == "python" or uri.endswith((".py", ".pyi")))
 
 
 def path_of(uri: str) -> str:

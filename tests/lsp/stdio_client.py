@@ -100,12 +100,12 @@ class Client:
     def uri(self, path: Path) -> str:
         return path.resolve().as_uri()
 
-    def open(self, path: Path, text: str | None = None) -> str:
+    def open(self, path: Path, text: str | None = None, language: str = "python") -> str:
         uri = self.uri(path)
         self.versions[uri] = 1
         self.opened[uri] = len(self.notifications)
         self.notify("textDocument/didOpen", {"textDocument": {
-            "uri": uri, "languageId": "python", "version": 1,
+            "uri": uri, "languageId": language, "version": 1,
             "text": path.read_text(encoding="utf-8") if text is None else text}})
         return uri
 

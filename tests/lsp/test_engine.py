@@ -12,6 +12,7 @@ from mypy.server.update import FineGrainedBuildManager
 pytest.importorskip("pygls")
 
 from mypy_plugin.knowledge.values import TensorVal  # noqa: E402
+from mypy_plugin.lsp.diagnostics import shown  # noqa: E402
 from mypy_plugin.lsp.engine import Engine  # noqa: E402
 from mypy_plugin.lsp.hover import tensor_at  # noqa: E402
 
@@ -123,9 +124,34 @@ def test_closed_files_leave_the_build_unless_imported(engine: tuple[Engine, list
     e.set_text(str(other), None)
     e.set_text(str(helpers), None)
     e.check()
-    assert "dropped other" in log[-1] and "dropped helpers" not in log[-1]  # the kernel imports helpers
+    assert "dropped 1 module(s) no open file imports (other...)" in log[-1]  # the kernel imports helpers
     assert e.tree(str(other)) is None and e.tree(str(helpers)) is not None
     assert "other.py" not in e.current_output()
     e.set_text(str(other), other.read_text(encoding="utf-8"))  # and back
     assert [r.code for r in e.check()[str(other)]] == ["assignment"]
+    e.set_text(str(helpers), HELPERS.replace("64", "4"))  # open what the kernel imports, close the kernel
+    e.set_text(str(kernel), None)
+    assert e.check()[str(helpers)] == [] and e.tree(str(helpers)) is not None and e.tree(str(kernel)) is None
+    e.set_text(str(kernel), KERNEL)
+    assert _codes(e, kernel) == [(8, "pypto-reduce-align")]  # with the unsaved helpers
     assert e.builds == 1
+
+
+@pytest.mark.parametrize("config", [None, "[mypy]\nplugins = mypy_plugin\n"])
+def test_the_filter_and_config_of_pypto_check(tmp_path: Path, config: str | None) -> None:
+    """With the user's config (it enables the plugin) everything is shown; without one, signal
+    first hides mypy's errors that are not about PyPTO (cli.shown_records, as pypto-check)."""
+    if config is not None:
+        (tmp_path / "mypy.ini").write_text(config, encoding="utf-8")
+    path = tmp_path / "k.py"
+    text = "import pypto\n\nx: int = 'a'\n"
+    path.write_text(text, encoding="utf-8")
+    e = Engine(tmp_path, [], lambda _line: None)
+    try:
+        e.set_text(str(path), text)
+        found = e.check()[str(path)]
+        assert [r.code for r in found] == ["assignment"]
+        kept, hidden = shown(found, text.splitlines(keepends=True), user_config=e.user_config, show_all=False)
+        assert (e.user_config, len(kept), hidden) == ((True, 1, 0) if config else (False, 0, 1))
+    finally:
+        e.close()

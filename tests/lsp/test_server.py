@@ -183,6 +183,12 @@ def test_second_file_and_back(client: Client, root: Path) -> None:
     assert client.diagnostics(a, version) == []
     b = client.open(second)
     assert client.diagnostics(b)
+    notes = root / "notes.md"
+    notes.write_text("# not Python: never checked\n", encoding="utf-8")
+    md = client.open(notes, language="markdown")
+    version = client.change(a, text + "\n")
+    assert client.diagnostics(a, version) == []
+    assert not [n for n in client.notifications if n.get("params", {}).get("uri") == md]
     assert client.process.poll() is None
     assert not [line for line in client.stderr if "Traceback" in line]
 
