@@ -32,12 +32,11 @@ from mypy.nodes import Expression, MypyFile
 from mypy.options import Options
 from mypy.server.update import FineGrainedBuildManager
 from mypy.types import Type
-from mypy.util import is_stdlib_file
 
 from .. import insight
 from .. import mypy_output as records
 from ..cli import check_config
-from .mypy_glue import quiet, tree_expressions
+from .mypy_glue import module_at, quiet, tree_expressions, unreachable
 from .texts import Texts
 
 # As pypto-check's machine outputs: exact spans and codes, one line each.
@@ -113,7 +112,7 @@ class Engine:
         self._write_shadows(dirty)
         started = time.perf_counter()
         try:
-            changed = [(self._module(p), p) for p in dirty] + on_disk
+            changed = [(self._module(p), p) for p in dirty if p in self.texts.open or self._in_build(p)] + on_disk
             removed = self._unused(changed)
             changed = [c for c in changed if c not in removed]  # a closed file no one imports
             for path in dirty:
@@ -138,19 +137,7 @@ class Engine:
         if all(p in self.texts.open for _m, p in changed):
             return []
         self._sources = [s for s in self._sources if s.path in self.texts.open]
-        graph = self._fgm.graph
-        reached: set[str] = set()
-        todo = [m for m, state in graph.items() if state.xpath and os.path.abspath(state.xpath) in self.texts.open]
-        while todo:
-            module = todo.pop()
-            state = graph.get(module)
-            if module in reached or state is None:
-                continue
-            reached.add(module)
-            todo += [*state.dependencies, *(state.ancestors or [])]
-        typeshed = self._fgm.manager.options.abs_custom_typeshed_dir
-        return [(m, state.xpath) for m, state in graph.items()
-                if m not in reached and state.xpath and not is_stdlib_file(typeshed, state.xpath)]
+        return unreachable(self._fgm.graph, set(self.texts.open), self._fgm.manager.options.abs_custom_typeshed_dir)
 
     def _build(self) -> None:
         started = time.perf_counter()
@@ -218,13 +205,17 @@ class Engine:
             found = []
         return found[0] if found else BuildSource(path, Path(path).stem, base_dir=os.path.dirname(path))
 
+    def _in_build(self, path: str) -> bool:
+        assert self._fgm is not None
+        return module_at(self._fgm.graph, path) is not None
+
     def _module(self, path: str) -> str:
         """The module name mypy has for ``path`` (as its importers name it), or the name it
         gets as a new source (whose folder then joins the import search path)."""
         assert self._fgm is not None and self._options is not None
-        for module, state in self._fgm.graph.items():
-            if state.xpath and os.path.abspath(state.xpath) == path:
-                return module
+        module = module_at(self._fgm.graph, path)
+        if module is not None:
+            return module
         manager = self._fgm.manager
         source = self._source(path, self._options, manager.fscache)
         self._sources.append(source)
@@ -284,12 +275,8 @@ class Engine:
 
     # --- what hover, inlay hints and code actions read -----------------------------
     def tree(self, path: str) -> MypyFile | None:
-        if self._fgm is None:
-            return None
-        for state in self._fgm.graph.values():
-            if state.xpath and os.path.abspath(state.xpath) == path:
-                return self._fgm.manager.modules.get(state.id)
-        return None
+        module = module_at(self._fgm.graph, path) if self._fgm is not None else None
+        return self._fgm.manager.modules.get(module) if self._fgm is not None and module is not None else None
 
     @property
     def modules(self) -> dict[str, MypyFile]:

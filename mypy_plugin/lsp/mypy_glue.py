@@ -1,13 +1,17 @@
 """Small pieces around mypy's engine: what mypy and the plugin write to stderr, into the log;
-the expressions of a tree, whose exported types the engine keeps."""
+the expressions of a tree, whose exported types the engine keeps; where a file is in the build
+graph, and what the open files no longer reach."""
 
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr
 
+from mypy.build import Graph
 from mypy.nodes import Expression, MypyFile
+from mypy.util import is_stdlib_file
 
 from ..kernel.body_walk import expressions, statements
 
@@ -28,3 +32,27 @@ def quiet(log: Callable[[str], None]) -> Iterator[io.StringIO]:
         for line in said.getvalue().splitlines():
             if line.strip():
                 log(line)
+
+
+def module_at(graph: Graph, path: str) -> str | None:
+    """The module of the build whose file is ``path`` (absolute)."""
+    for module, state in graph.items():
+        if state.xpath and os.path.abspath(state.xpath) == path:
+            return module
+    return None
+
+
+def unreachable(graph: Graph, open_paths: set[str], typeshed: str | None) -> list[tuple[str, str]]:
+    """The modules (and files) that the open files do not reach through their imports; never
+    the standard library's (mypy keeps those)."""
+    reached: set[str] = set()
+    todo = [m for m, state in graph.items() if state.xpath and os.path.abspath(state.xpath) in open_paths]
+    while todo:
+        module = todo.pop()
+        state = graph.get(module)
+        if module in reached or state is None:
+            continue
+        reached.add(module)
+        todo += [*state.dependencies, *(state.ancestors or [])]
+    return [(m, state.xpath) for m, state in graph.items()
+            if m not in reached and state.xpath and not is_stdlib_file(typeshed, state.xpath)]

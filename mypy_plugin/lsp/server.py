@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -62,6 +63,11 @@ class PyptoServer(LanguageServer):
             params = types.LogMessageParams(type=kind, message=line)
             self._loop.call_soon_threadsafe(self.window_log_message, params)
 
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """pygls's report of a failed handler: in the log with its traceback (and to the user)."""
+        self.warn(f"{getattr(source, '__name__', source)}: " + "".join(traceback.format_exception(error)).rstrip())
+        super().report_server_error(error, source)
+
     def warn(self, message: str) -> None:
         """What went wrong: also on stderr (editors keep the server's stderr in their log)."""
         stderr = sys.__stderr__  # not mypy's redirected stderr of the moment (engine._quiet)
@@ -92,7 +98,11 @@ class PyptoServer(LanguageServer):
         self._dirty = False
         snapshot = {doc.uri: (doc.version, doc.source) for doc in self.workspace.text_documents.values()
                     if _python_file(doc.uri, doc.language_id)}
-        published = await self.on_mypy(self._check, snapshot)
+        try:
+            published = await self.on_mypy(self._check, snapshot)
+        except Exception as err:  # a bug here must not silence the server: say it, go on
+            self.warn("the check failed: " + "".join(traceback.format_exception(err)).rstrip())
+            return
         for uri, (version, diags) in published.items():
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=diags))
