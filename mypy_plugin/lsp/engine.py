@@ -113,12 +113,15 @@ class Engine:
         started = time.perf_counter()
         try:
             changed = [(self._module(p), p) for p in dirty if p in self.texts.open or self._in_build(p)] + on_disk
-            removed = self._unused(changed)
-            changed = [c for c in changed if c not in removed]  # a closed file no one imports
+            closed = any(p not in self.texts.open for _m, p in changed)
             for path in dirty:
                 insight.forget(path)
             with quiet(self.warn):
-                self._messages = fgm.update(changed, removed)
+                self._messages = fgm.update(changed, [])
+                # Then, with the new files' imports in the graph, what no open file reaches.
+                removed = self._unused() if closed else []
+                if removed:
+                    self._messages = fgm.update([], removed)
         except Exception as err:  # mypy's engine is in an unknown state: start again
             self.warn(f"mypy's fine-grained update failed ({type(err).__name__}: {err}); rebuilding from scratch")
             self._build()
@@ -128,16 +131,14 @@ class Engine:
                  + (f", dropped {len(removed)} module(s) no open file imports ({removed[0][0]}...)" if removed else "")
                  + f" in {time.perf_counter() - started:.3f}s")
 
-    def _unused(self, changed: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        """When files were closed: the modules no open file reaches through its imports any
-        more (closed files, what only they imported). They leave the build, as the mypy daemon
+    def _unused(self) -> list[tuple[str, str]]:
+        """After files were closed: the project's modules no open file reaches through its
+        imports any more (closed files, what only they imported). They leave the build, as the mypy daemon
         drops what its sources no longer reach: mypy re-checks every function with an error at
         each update, so what stayed would cost every later keystroke."""
         assert self._fgm is not None
-        if all(p in self.texts.open for _m, p in changed):
-            return []
         self._sources = [s for s in self._sources if s.path in self.texts.open]
-        return unreachable(self._fgm.graph, set(self.texts.open), self._fgm.manager.options.abs_custom_typeshed_dir)
+        return unreachable(self._fgm.graph, set(self.texts.open), str(self.root))
 
     def _build(self) -> None:
         started = time.perf_counter()

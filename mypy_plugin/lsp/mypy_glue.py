@@ -11,7 +11,6 @@ from contextlib import contextmanager, redirect_stderr
 
 from mypy.build import Graph
 from mypy.nodes import Expression, MypyFile
-from mypy.util import is_stdlib_file
 
 from ..kernel.body_walk import expressions, statements
 
@@ -42,9 +41,10 @@ def module_at(graph: Graph, path: str) -> str | None:
     return None
 
 
-def unreachable(graph: Graph, open_paths: set[str], typeshed: str | None) -> list[tuple[str, str]]:
-    """The modules (and files) that the open files do not reach through their imports; never
-    the standard library's (mypy keeps those)."""
+def unreachable(graph: Graph, open_paths: set[str], root: str) -> list[tuple[str, str]]:
+    """The project's modules (their files under ``root``, not an installed package's) that the
+    open files do not reach through their imports. Installed packages stay: mypy reports no
+    errors in them, so they cost no later update, and dropping one costs its dependents."""
     reached: set[str] = set()
     todo = [m for m, state in graph.items() if state.xpath and os.path.abspath(state.xpath) in open_paths]
     while todo:
@@ -54,5 +54,7 @@ def unreachable(graph: Graph, open_paths: set[str], typeshed: str | None) -> lis
             continue
         reached.add(module)
         todo += [*state.dependencies, *(state.ancestors or [])]
+    inside = os.path.abspath(root) + os.sep
     return [(m, state.xpath) for m, state in graph.items()
-            if m not in reached and state.xpath and not is_stdlib_file(typeshed, state.xpath)]
+            if m not in reached and state.xpath and os.path.abspath(state.xpath).startswith(inside)
+            and not any(part in ("site-packages", "dist-packages") for part in state.xpath.split(os.sep))]
