@@ -24,7 +24,9 @@ from .env import Env
 from .expressions import NO_EFFECT, Args
 from .module_facts import ModuleFacts, scan
 from .mutation import follow_list, mutating_root
+from .helper_calls import HelperCalls
 from .pytest_cases import PytestCalls
+from .reach import reaching
 from .scopes import Frame, OutOfBudget, Scope, same
 from .statements import StatementWalker
 from .unknown_causes import cause
@@ -58,7 +60,7 @@ class CallSite:
 
 
 @dataclass
-class HostEvaluator(StatementWalker, PytestCalls):
+class HostEvaluator(HelperCalls, StatementWalker, PytestCalls):
     """``kernel_name(callee)`` says whether a call's callee is a jit kernel (and its name)."""
 
     tree: ast.Module
@@ -85,7 +87,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
     _changes_params: dict[str, tuple[frozenset[int], frozenset[str]]] = field(default_factory=dict)
     _imported: set[str] = field(default_factory=set)  # names bound by ``import``: modules, never lists
     _module_names: dict[int, str] = field(default_factory=dict)  # id of ``import k``'s alias -> "k"
-    _attr_targets: list[set[str]] = field(default_factory=list)  # ast_facts.attribute_targets, once
+    _attr_targets: set[str] = field(default_factory=set)  # names whose attributes the module sets
     _partial: set[str] = field(default_factory=set)
     _attr_kernels: dict[str, str] = field(default_factory=dict)  # attribute -> the kernel it holds
     _stored: StoredNames = field(default_factory=StoredNames)
@@ -93,7 +95,10 @@ class HostEvaluator(StatementWalker, PytestCalls):
     _stale: dict[int, Value] = field(default_factory=dict)
     _replaced: dict[int, Value] = field(default_factory=dict)
     _scope: Scope = field(default_factory=lambda: Scope(Env()))
-    _generators_of: dict[int, bool] = field(default_factory=dict)
+    _yielding: frozenset[int] = frozenset()  # ids of functions with a yield of their own
+    _facts: ModuleFacts = field(default_factory=ModuleFacts)
+    _reaching: set[int] = field(default_factory=set)  # ids of the functions walked on their own (reach.py)
+    _entered: list[int] = field(default_factory=list)  # helpers being walked with a call's arguments
 
     def call_sites(self) -> list[CallSite]:
         """Every call site found (each sound on its own; a module past the work budget gives
@@ -104,8 +109,11 @@ class HostEvaluator(StatementWalker, PytestCalls):
         try:
             self._block(self.tree.body, module)
             self._globals = Env(self._module_env, {name: UNKNOWN for name in module.frame.rebound})
+            self._reaching = reaching(self.tree, self._facts, self.kernel_name, self._factories, self._attr_kernels,
+                                      module.frame.bound, {*self._imported, *self._torch, *self._pypto})
             for func in self._functions(self.tree.body):
-                self._function(func, Scope(Env(self._globals)))
+                if id(func) in self._reaching:
+                    self._function(func, Scope(Env(self._globals)))
             self._pytest_calls(self._globals)
         except (OutOfBudget, RecursionError):
             pass
@@ -114,7 +122,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
     # ---- module facts ------------------------------------------------------------------------
 
     def _scan_module(self) -> None:
-        facts = self.facts if self.facts is not None else scan(self.tree)
+        facts = self._facts = self.facts if self.facts is not None else scan(self.tree)
         self._torch.update(facts.torch)
         self._math.update(facts.math)
         self._numpy.update(facts.numpy)
@@ -129,7 +137,9 @@ class HostEvaluator(StatementWalker, PytestCalls):
                     made = factory_kernel(stmt)
                     if made is not None:
                         self._factories[stmt.name] = (stmt, made)
-        self._attr_kernels = attribute_kernels(self.tree, self.kernel_name)
+        self._attr_kernels = attribute_kernels(facts.attribute_values, self.kernel_name)
+        self._attr_targets = facts.attribute_targets
+        self._yielding = facts.generators
         if facts.default_dtype_changed or self.default_dtype_changed:
             self._default_float = None  # the default float dtype is changed somewhere
 
@@ -243,79 +253,6 @@ class HostEvaluator(StatementWalker, PytestCalls):
         for i, key, v in items:
             if isinstance(v, ListVal) if only is None else isinstance(v, (tuple, HostTensor)) and only(i, key):
                 self._stale[id(v)] = v
-
-    def _call_function(self, node: ast.Call, callee: Defined, args: Args, env: Env) -> Value:
-        func = self._defs.get(callee.node)
-        if func is None:
-            return UNKNOWN
-        result: Value = UNKNOWN
-        module_level = self._helpers.get(func.name) is func
-        params = [*func.args.posonlyargs, *func.args.args]
-        known = not params or any(v is not UNKNOWN for v in [*args.values, *args.kwargs.values()])
-        # a nested function is walked where it was defined (its closure is this scope), else not
-        local = module_level or self._def_frames.get(id(func)) is self._scope.frame
-        if (self._scope.depth == 0 and known and local and not args.unknown_spread and len(args.values) <= len(params)
-                and func.args.vararg is None and isinstance(func, ast.FunctionDef) and not self._generator(func)):
-            closure = (self._globals or self._module_env) if module_level else env
-            result = self._walk(func, args, closure, (*self._scope.via, f"{func.name} at line {node.lineno}"))
-        changes = self._changes_params.get(func.name) if module_level else None
-        if changes is not None:
-            self._may_change(args, lambda i, key: i in changes[0] or key in changes[1])
-        return result
-
-    def _walk(self, func: ast.FunctionDef, args: Args, closure: Env, via: tuple[str, ...], factory: str | None = None,
-              depth: int | None = None) -> Value:
-        """The body of ``func`` with the call's arguments: what it returns (one value on every
-        path), UNKNOWN else."""
-        env = Env(closure)
-        params = [*func.args.posonlyargs, *func.args.args]
-        for p in [*params, *func.args.kwonlyargs, func.args.kwarg]:
-            if p is not None:
-                env[p.arg] = UNKNOWN
-        defaults = func.args.defaults
-        for p, default in zip(params[len(params) - len(defaults):], defaults):
-            env[p.arg] = self._expr(default, closure)
-        for kp, kw_default in zip(func.args.kwonlyargs, func.args.kw_defaults):
-            if kw_default is not None:
-                env[kp.arg] = self._expr(kw_default, closure)
-        for p, value in zip(params, args.values):
-            env[p.arg] = value
-        for key, value in args.kwargs.items():
-            env[key] = value
-        inner = Scope(env, via=via, depth=self._scope.depth + 1 if depth is None else depth, maybe=self._scope.maybe,
-                      factory=factory,
-                      speculative=self._scope.speculative or bool(self._scope.exits))
-        self._block(func.body, inner)
-        returns = inner.returns + ([None] if inner.live else [])
-        return returns[0] if returns and all(same(returns[0], r) for r in returns[1:]) else UNKNOWN
-
-    def _generator(self, func: ast.FunctionDef) -> bool:
-        """Its body runs when iterated, not when called."""
-        found = self._generators_of.get(id(func))
-        if found is None:
-            found = self._generators_of[id(func)] = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(func))
-        return found
-
-    def _factory_name(self, callee: ast.expr, env: Env) -> str | None:
-        """``make_kernel`` when the name is bound to the module's factory of that name."""
-        if not isinstance(callee, ast.Name) or callee.id not in self._factories:
-            return None
-        return callee.id if env.get(callee.id) == Defined(id(self._factories[callee.id][0])) else None
-
-    def _factory(self, name: str, args: Args) -> Value:
-        """A factory call: its body walked with the arguments (one level); the kernel it returns,
-        with the names its annotations read when its ``def`` ran."""
-        func, kernel = self._factories[name]
-        params = [*func.args.posonlyargs, *func.args.args]
-        if func.args.vararg is not None or len(args.values) > len(params) or args.unknown_spread:
-            return KernelRef(f"{name}.{kernel}")
-        made = self._walk(func, args, self._globals or self._module_env, self._scope.via, factory=name)
-        return made if isinstance(made, KernelRef) else KernelRef(f"{name}.{kernel}")
-
-    def _is_partial(self, func: ast.expr) -> bool:
-        text = func.id if isinstance(func, ast.Name) else (
-            f"{func.value.id}.{func.attr}" if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else "")
-        return text in self._partial
 
     def _record(self, name: str, node: ast.Call, args: Args, closure: Mapping[str, Value], indirect: bool = False
                 ) -> None:

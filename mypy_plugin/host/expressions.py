@@ -48,7 +48,7 @@ class ExpressionEvaluator(ControlExpressions):
     tree: ast.Module
     constant: Callable[[str, str], Value]  # another module's constant (imported_constants.py)
     _module_names: dict[int, str]  # a module bound by ``import`` (its Defined id) -> its name
-    _attr_targets: list[set[str]]
+    _attr_targets: set[str]  # names whose attributes the module sets (module_facts)
     _pypto: set[str]  # local names of the pypto module
     _pypto_dtypes: dict[str, str]  # ``from pypto import DT_FP16 as h``
     _default_float: TorchDType | None

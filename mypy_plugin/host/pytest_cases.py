@@ -90,6 +90,7 @@ class PytestCalls:
     """Walks each test function as pytest calls it (see :class:`evaluate.HostEvaluator`)."""
 
     tree: ast.Module
+    _reaching: set[int]  # the functions that may reach a kernel call (reach.py)
 
     def _expr(self, node: ast.expr, env: Env) -> Value:
         raise NotImplementedError
@@ -106,7 +107,8 @@ class PytestCalls:
         with the values of this module's fixtures."""
         fixtures = {s.name: s for s in self.tree.body if isinstance(s, ast.FunctionDef) and is_fixture(s)}
         for test in self.tree.body:
-            if not isinstance(test, ast.FunctionDef) or not test.name.startswith("test") or is_jit(test):
+            if not isinstance(test, ast.FunctionDef) or not test.name.startswith("test") or is_jit(test) \
+                    or id(test) not in self._reaching:
                 continue
             params = [a.arg for a in [*test.args.posonlyargs, *test.args.args]]
             found = cases(test, lambda e: self._expr(e, env))

@@ -9,7 +9,7 @@ import ast
 from collections.abc import Sequence
 from typing import Final
 
-from .ast_facts import attribute_targets, bound_names
+from .ast_facts import bound_names
 from .compound import CompoundWalker
 from .conditions import depends, truth
 from .env import Env
@@ -67,7 +67,7 @@ class StatementWalker(CompoundWalker):
         if isinstance(stmt, ast.ImportFrom):
             return self.constant(stmt.module, alias.name) if stmt.level == 0 and stmt.module else UNKNOWN
         name = alias.asname or alias.name
-        if "." in name or name in attribute_targets(self.tree, self._attr_targets):
+        if "." in name or name in self._attr_targets:
             return UNKNOWN  # ``import a.b`` binds ``a``
         self._module_names[id(alias)] = alias.name
         return Defined(id(alias))
