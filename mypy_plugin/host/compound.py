@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Final
 
 from .conditions import compare, depends, truth
+from .control_expressions import iterated
 from .env import Env
 from .expressions import MAX_ITEMS
 from .scopes import BREAK, CONTINUE, RETURN, FlowWalker, Loop, Scope
@@ -151,7 +152,7 @@ class CompoundWalker(FlowWalker):
             self._bind_name(name, subject if whole and hit else UNKNOWN, env)
 
     def _for(self, stmt: ast.For | ast.AsyncFor, scope: Scope) -> None:
-        items = self._expr(stmt.iter, scope.env)
+        items = iterated(self._expr(stmt.iter, scope.env))
         if isinstance(items, tuple) and len(items) <= MAX_ITEMS and isinstance(stmt, ast.For):
             self._constant_loop(stmt, items, scope)
         else:

@@ -30,7 +30,8 @@ from .reach import reaching
 from .scopes import Frame, OutOfBudget, Scope, same
 from .statements import StatementWalker
 from .unknown_causes import cause
-from .values import FLOAT32, UNKNOWN, Defined, HostTensor, KernelRef, ListVal, TorchDType, Value
+from .values import FLOAT32, OBJECTS, UNKNOWN, Defined, DictVal, HostTensor, KernelRef, ListVal, PytestParam, \
+    TorchDType, Value
 
 _MAX_STATEMENTS: Final = 100_000  # statements walked per module (constant loops multiply them)
 
@@ -216,6 +217,8 @@ class HostEvaluator(HelperCalls, StatementWalker, PytestCalls):
                             {**dict(ref.bound_keywords), **args.kwargs})
             self._record(name or (ref.kernel if ref else ""), node, args, ref.env if ref else {}, indirect=name is None)
             return UNKNOWN
+        if _text(node.func) in self._facts.pytest_param and not args.unknown_spread:
+            return PytestParam(tuple(args.values), skipped=_skips(args.nodes, node))
         if self._is_partial(node.func) and args.values and isinstance(args.values[0], KernelRef) \
                 and not args.unknown_spread:
             ref = args.values[0]
@@ -251,7 +254,7 @@ class HostEvaluator(HelperCalls, StatementWalker, PytestCalls):
         items: list[tuple[int, str | None, Value]] = [(i, None, v) for i, v in enumerate(args.values)]
         items += [(-1, k, v) for k, v in args.kwargs.items()]
         for i, key, v in items:
-            if isinstance(v, ListVal) if only is None else isinstance(v, (tuple, HostTensor)) and only(i, key):
+            if isinstance(v, (ListVal, DictVal)) if only is None else isinstance(v, OBJECTS) and only(i, key):
                 self._stale[id(v)] = v
 
     def _record(self, name: str, node: ast.Call, args: Args, closure: Mapping[str, Value], indirect: bool = False
@@ -274,6 +277,19 @@ class HostEvaluator(HelperCalls, StatementWalker, PytestCalls):
             else None,
             unknown=cause(args.nodes, args.values, spread=args.unknown_spread, silenced=silenced, func=self._scope.func),
         ))
+
+
+def _text(func: ast.expr) -> str:
+    """``a`` or ``a.b`` as written."""
+    if isinstance(func, ast.Name):
+        return func.id
+    return f"{func.value.id}.{func.attr}" if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else ""
+
+
+def _skips(nodes: Sequence[ast.expr | None], call: ast.Call) -> bool:
+    """A ``pytest.param`` whose ``marks=`` include an unconditional ``skip`` (pytest never runs it)."""
+    marks = next((k.value for k in call.keywords if k.arg == "marks"), None)
+    return marks is not None and any(isinstance(n, ast.Attribute) and n.attr == "skip" for n in ast.walk(marks))
 
 
 def _params(func: ast.FunctionDef) -> list[ast.arg]:

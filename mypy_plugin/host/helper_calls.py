@@ -14,7 +14,10 @@ from .scopes import FlowWalker, Frame, Scope, same
 from .values import UNKNOWN, Defined, KernelRef, Value
 
 # Helpers calling helpers: the chain a caller's arguments follow (a test -> run_case -> prepare ...).
-MAX_DEPTH: Final = 1
+MAX_DEPTH: Final = 4
+# Statements of the module's budget kept for the walks of its functions: below it, a helper's
+# result is unknown instead of walked (a wide tree of helpers cannot use up the module's budget).
+RESERVE: Final = 25_000
 
 
 class HelperCalls(FlowWalker):
@@ -27,6 +30,7 @@ class HelperCalls(FlowWalker):
     _module_env: Env
     _yielding: frozenset[int]
     _entered: list[int]  # ids of the helpers being walked with a call's arguments (no recursion)
+    _budget: int
 
     def _may_change(self, args: Args, only: Callable[[int, str | None], bool] | None = None) -> None:
         raise NotImplementedError
@@ -41,7 +45,7 @@ class HelperCalls(FlowWalker):
         known = not params or any(v is not UNKNOWN for v in [*args.values, *args.kwargs.values()])
         # a nested function is walked where it was defined (its closure is this scope), else not
         local = module_level or self._def_frames.get(id(func)) is self._scope.frame
-        if (self._scope.depth < MAX_DEPTH and known and local and not args.unknown_spread
+        if (self._scope.depth < MAX_DEPTH and self._budget > RESERVE and known and local and not args.unknown_spread
                 and len(args.values) <= len(params) and func.args.vararg is None and isinstance(func, ast.FunctionDef)
                 and not self._generator(func) and id(func) not in self._entered):
             closure = (self._globals or self._module_env) if module_level else env

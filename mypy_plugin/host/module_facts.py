@@ -41,6 +41,7 @@ class ModuleFacts:
     numpy: dict[str, str] = field(default_factory=dict)  # local name -> "numpy" / "numpy.zeros"
     pypto: set[str] = field(default_factory=set)  # local names of the pypto module
     pypto_dtypes: dict[str, str] = field(default_factory=dict)  # ``from pypto import DT_FP16 as h``
+    pytest_param: set[str] = field(default_factory=set)  # how ``pytest.param`` is spelled ("pytest.param", "param")
     # torch's default float dtype may change: ``set_default_dtype`` / ``set_default_tensor_type``
     # named anywhere (any import spelling, a getattr string)
     default_dtype_changed: bool = False
@@ -184,11 +185,15 @@ def _imports(facts: ModuleFacts, node: ast.Import | ast.ImportFrom) -> None:
                 _modules(facts, alias.name)[alias.asname or alias.name] = alias.name
             elif alias.name == "pypto":
                 facts.pypto.add(alias.asname or "pypto")
+            elif alias.name == "pytest":
+                facts.pytest_param.add(f"{alias.asname or 'pytest'}.param")
     elif node.level == 0:
         if node.module in ("torch", "math", "numpy"):
             _modules(facts, node.module).update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names)
         elif node.module == "pypto":
             facts.pypto_dtypes.update((a.asname or a.name, a.name) for a in node.names if a.name.startswith("DT_"))
+        elif node.module == "pytest":
+            facts.pytest_param.update(a.asname or a.name for a in node.names if a.name == "param")
 
 
 def _modules(facts: ModuleFacts, module: str) -> dict[str, str]:

@@ -9,13 +9,14 @@ import ast
 from collections.abc import Sequence
 from typing import Final
 
+from . import dicts
 from .ast_facts import bound_names
 from .compound import CompoundWalker
 from .conditions import depends, truth
 from .env import Env
 from .mutation import mutated
 from .scopes import BREAK, CONTINUE, EXIT_CALLS, RETURN, Scope
-from .values import UNKNOWN, Defined, HostTensor, ListVal, Raised, Value, builtin_exception
+from .values import UNKNOWN, Defined, DictVal, HostTensor, ListVal, Raised, Value, builtin_exception
 
 
 class StatementWalker(CompoundWalker):
@@ -105,6 +106,9 @@ class StatementWalker(CompoundWalker):
             index = self._expr(target.slice, env)
             if isinstance(base, HostTensor):
                 return  # the data changes, not the shape
+            if isinstance(target.value, ast.Name) and isinstance(base, DictVal) and dicts.hashable(index):
+                self._replace_list(target.value.id, base, dicts.with_item(base, index, value), env)
+                return
             if isinstance(target.value, ast.Name) and isinstance(base, ListVal) and type(index) is int \
                     and -len(base) <= index < len(base):
                 items = list(base)

@@ -50,4 +50,4 @@ def _origin(func: ast.FunctionDef | ast.AsyncFunctionDef | None) -> str:
         return ""
     if any(isinstance(d, ast.Call) and _mark(d, "parametrize") for d in func.decorator_list):
         return f" (in {func.name}, whose pytest.mark.parametrize values the checker cannot read)"
-    return f" (in {func.name}, whose parameters are unknown: its callers are not followed)"
+    return f" (in {func.name}, whose parameters are unknown: no call of it in this module proves them)"

@@ -54,7 +54,7 @@ def test_only_functions_that_may_reach_a_kernel_are_walked() -> None:
                 print("x")
     ''')
     assert names == ["direct", "through_helper", "through_variable", "through_dict", "run", "go"]
-    assert sites == [(11, ((4,),)), (11, ((4,),)), (17, ((2,),)), (26, ((5,),))]
+    assert sites == [(11, ((4,),)), (11, ((4,),)), (17, ((2,),)), (20, ((3,),)), (26, ((5,),))]
 
 
 def test_a_function_that_may_change_a_module_list_is_still_walked() -> None:
