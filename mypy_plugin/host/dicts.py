@@ -27,7 +27,9 @@ def make(pairs: Sequence[tuple[Value, Value]]) -> Value:
     for key, value in pairs:
         if not hashable(key):
             return UNKNOWN
-        items[(type(key), key)] = (key, value)  # 1 and True are one key in Python: kept apart here
+        if (type(key), key) not in items and key in {k for k, _ in items.values()}:
+            return UNKNOWN  # 1, 1.0 and True are one key to Python, whose first spelling stays
+        items[(type(key), key)] = (key, value)
     return DictVal(tuple(items.values()))
 
 

@@ -169,7 +169,9 @@ class PytestCalls:
         for label, given in rows:
             options: list[list[Case]] = []
             for p in params:
-                if p in given and not (p in indirect and p in fixtures):
+                if p in indirect and p not in fixtures:
+                    options.append([("", UNKNOWN)])  # its fixture is elsewhere (a conftest.py)
+                elif p in given and p not in indirect:
                     options.append([("", given[p])])
                 elif p in fixtures:
                     request = Request(given[p]) if p in given else None

@@ -248,3 +248,19 @@ def test_a_dict_changed_elsewhere_or_with_an_unknown_key_is_unknown() -> None:
             k(d["x"])
     '''
     assert _known(source) == []
+
+
+def test_a_key_python_merges_and_an_indirect_fixture_from_elsewhere_are_unknown() -> None:
+    source = '''
+        import pytest
+        import torch
+
+        def test_keys():
+            d = {1: torch.randn(2), True: torch.randn(3)}   # one key to Python: 1 -> randn(3)
+            k(d[1])
+
+        @pytest.mark.parametrize("x", [(8, 64)], indirect=True)
+        def test_elsewhere(x):                              # the fixture x is in a conftest.py
+            k(x)
+    '''
+    assert sorted({(s.line, repr([_d(a) for a in s.args])) for s in _sites(source)}) == [(7, "[UNKNOWN]"), (11, "[UNKNOWN]")]
