@@ -28,6 +28,9 @@ _CACHE_SIZE: Final = 64
 class ModuleSites:
     at: dict[tuple[int, int], list[CallSite]] = field(default_factory=dict)
     of: dict[str, list[CallSite]] = field(default_factory=dict)  # by kernel ("make_kernel.kernel")
+    # other modules' constants the evaluation read ((module, name) -> value): the sites hold while
+    # they keep their values (a daemon keeps this module's tree when only theirs changed)
+    constants: dict[tuple[str, str], Value] = field(default_factory=dict)
 
 
 # module path -> (the tree, the file's mtime and size they were read for, sites). The daemon merges
@@ -52,11 +55,16 @@ def module_sites(api: object) -> ModuleSites:
         return ModuleSites()
     stamp = (st.st_mtime_ns, st.st_size)
     entry = _cache.get(path)
-    if entry is None or entry[0] is not module or entry[1] != stamp:
+    read = imported_constants.reader(modules)
+    if entry is None or entry[0] is not module or entry[1] != stamp or _changed(entry[2].constants, read):
         if len(_cache) >= _CACHE_SIZE:
             _cache.clear()
-        entry = _cache[path] = (module, stamp, _evaluate(module, path, imported_constants.reader(modules)))
+        entry = _cache[path] = (module, stamp, _evaluate(module, path, read))
     return entry[2]
+
+
+def _changed(constants: dict[tuple[str, str], Value], read: Callable[[str, str], Value]) -> bool:
+    return any(read(module, name) != value for (module, name), value in constants.items())
 
 
 def _shadowed(api: object, path: str) -> str:
@@ -93,8 +101,13 @@ def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str],
         return ModuleSites()
     out = ModuleSites()
     facts = scan(tree)
+
+    def recorded(module_name: str, name: str) -> Value:
+        value = out.constants[(module_name, name)] = constant(module_name, name)
+        return value
+
     evaluator = HostEvaluator(tree, kernel_namer(module, facts.nested_kernels), facts=facts,
-                              default_dtype_changed=conftest_changes_default_dtype(path), constant=constant)
+                              default_dtype_changed=conftest_changes_default_dtype(path), constant=recorded)
     for site in evaluator.call_sites():
         out.at.setdefault((site.line, site.column), []).append(site)
         out.of.setdefault(site.kernel, []).append(site)

@@ -218,7 +218,8 @@ class HostEvaluator(HelperCalls, StatementWalker, PytestCalls):
             self._record(name or (ref.kernel if ref else ""), node, args, ref.env if ref else {}, indirect=name is None)
             return UNKNOWN
         if _text(node.func) in self._facts.pytest_param and not args.unknown_spread:
-            return PytestParam(tuple(args.values), skipped=_skips(args.nodes, node))
+            case_id = args.kwargs.get("id")
+            return PytestParam(tuple(args.values), _skips(node), case_id if isinstance(case_id, str) else None)
         if self._is_partial(node.func) and args.values and isinstance(args.values[0], KernelRef) \
                 and not args.unknown_spread:
             ref = args.values[0]
@@ -286,7 +287,7 @@ def _text(func: ast.expr) -> str:
     return f"{func.value.id}.{func.attr}" if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else ""
 
 
-def _skips(nodes: Sequence[ast.expr | None], call: ast.Call) -> bool:
+def _skips(call: ast.Call) -> bool:
     """A ``pytest.param`` whose ``marks=`` include an unconditional ``skip`` (pytest never runs it)."""
     marks = next((k.value for k in call.keywords if k.arg == "marks"), None)
     return marks is not None and any(isinstance(n, ast.Attribute) and n.attr == "skip" for n in ast.walk(marks))

@@ -67,7 +67,7 @@ def cases(decorators: Sequence[ast.expr], expr: Callable[[ast.expr], Value]
     marks = [d for d in decorators if isinstance(d, ast.Call) and _mark(d, "parametrize")]
     if not marks:
         return None
-    per_mark: list[list[dict[str, Value]]] = []
+    per_mark: list[list[tuple[str, dict[str, Value]]]] = []
     indirect: set[str] = set()
     for mark in marks:
         keywords = {k.arg: k.value for k in mark.keywords}
@@ -85,7 +85,7 @@ def cases(decorators: Sequence[ast.expr], expr: Callable[[ast.expr], Value]
                 indirect.update(str(n) for n in chosen)
             elif chosen is not False:
                 return None
-        rows: list[dict[str, Value]] = []
+        rows: list[tuple[str, dict[str, Value]]] = []
         for row in values:
             if isinstance(row, PytestParam):
                 if row.skipped:
@@ -95,14 +95,15 @@ def cases(decorators: Sequence[ast.expr], expr: Callable[[ast.expr], Value]
                 items = (row,) if len(names) == 1 else row
             if not isinstance(items, tuple) or len(items) != len(names) or UNKNOWN in items:
                 return None
-            rows.append(dict(zip(names, items)))
+            label = row.id if isinstance(row, PytestParam) and row.id is not None else "-".join(map(_label, items))
+            rows.append((label, dict(zip(names, items))))
         per_mark.append(rows)
     out: list[tuple[str, dict[str, Value]]] = []
     for combo in itertools.islice(itertools.product(*per_mark), MAX_CASES):
         merged: dict[str, Value] = {}
-        for part in combo:
+        for _, part in combo:
             merged.update(part)
-        out.append(("-".join(_label(v) for v in merged.values()), merged))
+        out.append(("-".join(label for label, _ in combo), merged))
     return out, indirect
 
 

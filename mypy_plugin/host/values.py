@@ -110,6 +110,7 @@ class PytestParam:
 
     values: tuple[Value, ...]
     skipped: bool = False
+    id: str | None = None  # its ``id=``: how pytest names the case
 
 
 @dataclass(frozen=True)

@@ -132,7 +132,7 @@ def test_pytest_param_cases_and_their_values_attribute() -> None:
     # the skipped case is never run: not a call
     assert _known(source) == [
         (13, ("test_rows[32-bfloat16]",), [((32, 64), "bfloat16")]),
-        (13, ("test_rows[8-float16]",), [((8, 64), "float16")]),
+        (13, ("test_rows[small]",), [((8, 64), "float16")]),  # its id=
         (17, ("test_one[(4, 8)]",), [((4, 8), "float32")]),
         (21, (), [((8,), "float32")]),
     ]
