@@ -25,8 +25,9 @@ def function_key(path: str, func: FuncDef) -> str:
     return f"{path}:{func.line}:{func.name}"
 
 
-def record(api: object, func: FuncDef, op: Op, call: Call, operands: list[Type | None], env: Env | None,
-           result: Result, ctx: Context) -> None:
+def record(api: object, func: FuncDef, op: Op, call: Call, operands: list[Type | None], result: Result,
+           ctx: Context) -> None:
+    """``call``: as the op's checks saw it (the tiles in force; unknown ones for an op with no check)."""
     if coverage.active() is None:
         return
     path = getattr(api, "path", None)
@@ -36,13 +37,13 @@ def record(api: object, func: FuncDef, op: Op, call: Call, operands: list[Type |
     opaque = any(t is not None and isinstance(get_proper_type(t), AnyType) for t in operands)
     # An operand mypy does not know: no check can tell a tensor from a scalar there.
     checks = tuple((name, _OPAQUE if opaque else missing) for name, missing in reads(op, call))
-    coverage.op_seen(owner, (path, ctx.line, ctx.column, call.label), _status(op, operands, env, result), checks)
+    coverage.op_seen(owner, (path, ctx.line, ctx.column, call.label), _status(op, operands, call.env, result), checks)
 
 
 _OPAQUE: Final = ("an operand's type",)
 
 
-def _status(op: Op, operands: list[Type | None], env: Env | None, result: Result) -> str:
+def _status(op: Op, operands: list[Type | None], env: Env, result: Result) -> str:
     tensors = 0
     for t in operands:
         if t is None:
@@ -55,7 +56,7 @@ def _status(op: Op, operands: list[Type | None], env: Env | None, result: Result
             if not coverage.concrete(v):
                 return "input shape or dtype unknown"
     if op.tile is not None:
-        tile = None if env is None else env.cube if op.tile == "cube" else env.vec
+        tile = env.cube if op.tile == "cube" else env.vec
         which = "cube" if op.tile == "cube" else "vec"
         if tile is None or tile is UNKNOWN:
             return f"{which} tile unknown"
