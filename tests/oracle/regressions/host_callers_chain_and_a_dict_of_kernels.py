@@ -1,7 +1,7 @@
 # oracle: RuntimeError "Errcode: FC0000! shape not support binary operation" at the multiplication: the
 # [] kernel is traced with the tensors that run() has built three helpers up ([8, 32] and [1, 64]), the
 # kernel reached through a dict; the checker follows the callers (probe of 2026-12-04)
-# expect: pypto-broadcast 12
+# expect: pypto-broadcast 13
 import pypto
 import torch
 
