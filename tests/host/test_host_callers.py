@@ -264,3 +264,16 @@ def test_a_key_python_merges_and_an_indirect_fixture_from_elsewhere_are_unknown(
             k(x)
     '''
     assert sorted({(s.line, repr([_d(a) for a in s.args])) for s in _sites(source)}) == [(7, "[UNKNOWN]"), (11, "[UNKNOWN]")]
+
+
+def test_why_a_call_is_unknown_names_a_spread_item_and_the_callers() -> None:
+    source = '''
+        import torch
+
+        def run(w):
+            inputs = [w, torch.empty(8, 64)]
+            k(*inputs)
+    '''
+    assert [s.unknown for s in _sites(source)] == [
+        "an item of a *-argument is not known (in run, whose parameters are unknown: no call of it in this module "
+        "proves them)"]
