@@ -18,7 +18,7 @@ def factory_kernel(func: ast.FunctionDef) -> str | None:
     """The jit kernel a function defines and returns (``return kernel``), if any."""
     kernels: set[str] = set()
     returned: list[str] = []
-    for node in ast.walk(func):
+    for node in all_nodes(func):
         if isinstance(node, ast.FunctionDef) and node is not func and any(names_jit(d) for d in node.decorator_list):
             kernels.add(node.name)
         elif isinstance(node, ast.Return) and isinstance(node.value, ast.Name):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from ..ast_fields import all_nodes
 from . import dicts
 from .builtins import MAX_ITEMS
 from .conditions import compare, depends, truth
@@ -88,7 +89,7 @@ class ControlExpressions:
         self._silence += lazy
         out = self._generators(node, 0, env.child(), [])
         self._silence -= lazy
-        for sub in ast.walk(node):  # ``:=`` in a comprehension binds in the enclosing scope
+        for sub in all_nodes(node):  # ``:=`` in a comprehension binds in the enclosing scope
             if isinstance(sub, ast.NamedExpr):
                 self._bind_name(sub.target.id, UNKNOWN, env)
         if out is None or not isinstance(node, (ast.ListComp, ast.DictComp)):

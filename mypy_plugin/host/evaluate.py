@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from ..ast_fields import all_nodes
 from .ast_facts import StoredNames, attribute_kernels, factory_kernel, is_jit
 from .call_arguments import as_receiver
 from .env import Env
@@ -171,7 +172,7 @@ class HostEvaluator(HelperCalls, StatementWalker, PytestCalls):
         if isinstance(stmt, ast.FunctionDef) and (is_jit(stmt) or self.kernel_name(ast.Name(stmt.name)) is not None):
             # the annotations are evaluated now, with the names bound now
             names = {n.id for a in _params(stmt) if a.annotation is not None
-                     for n in ast.walk(a.annotation) if isinstance(n, ast.Name)}
+                     for n in all_nodes(a.annotation) if isinstance(n, ast.Name)}
             read = {n: self._name(n, scope.env) for n in sorted(names)}
             # the module's own kernel by its name; a nested one is not found by name elsewhere
             label = f"{scope.factory}.{stmt.name}" if scope.factory else stmt.name if scope.frame is self._module_frame \
