@@ -1,13 +1,14 @@
 """Host code evaluation: the torch tensors (shape, strides, dtype) at each call of a jit kernel.
 
 Walks a module's host code in program order with :mod:`ast` (no mypy, no torch): module level,
-then every function with the module's final bindings (a name the module binds to two values is
-unknown there: a function may run before the second). Control flow: :mod:`statements`;
+then every function that may reach a kernel call (:mod:`reach`) with the module's final bindings
+(a name the module binds to two values is unknown there: a function may run before the second),
+then pytest's calls of the tests (:mod:`pytest_cases`). Control flow: :mod:`statements`;
 expressions: :mod:`expressions`. A call of a host helper (module-level with a known argument or
 none, or nested in the calling function) walks the helper's body with those arguments and the
-bindings at the call, one level deep; a factory (a function that defines a jit kernel and
-returns it) gives a kernel value whose calls are call sites too. A kernel's annotations are
-read when its ``def`` runs. Lists changed in place are followed (``append``, ``xs[i] = v``) or
+bindings at the call, to a bounded depth (:mod:`helper_calls`); a factory (a function that
+defines a jit kernel and returns it) gives a kernel value whose calls are call sites too. A
+kernel's annotations are read when its ``def`` runs. Lists changed in place are followed (``append``, ``xs[i] = v``) or
 forgotten, with every alias (:mod:`mutation`). Torch is recognised by its imported names only.
 """
 
@@ -23,9 +24,9 @@ from .ast_facts import StoredNames, attribute_kernels, factory_kernel, is_jit
 from .call_arguments import as_receiver
 from .env import Env
 from .expressions import NO_EFFECT, Args
+from .helper_calls import HelperCalls
 from .module_facts import ModuleFacts, scan
 from .mutation import follow_list, mutating_root
-from .helper_calls import HelperCalls
 from .pytest_cases import PytestCalls
 from .reach import reaching
 from .scopes import Frame, OutOfBudget, Scope, same
