@@ -130,8 +130,9 @@ class StatementWalker(CompoundWalker):
         name = stmt.target.id
         old = self._name(name, env)
         new = self._expr(ast.BinOp(stmt.target, stmt.op, stmt.value), env)
-        if isinstance(old, ListVal):
-            self._replace_list(name, old, ListVal(new) if isinstance(new, tuple) else UNKNOWN, env)
+        if isinstance(old, (ListVal, DictVal)):  # ``xs += ys``, ``d |= e``: in place, every alias sees it
+            self._replace_list(name, old, ListVal(new) if isinstance(old, ListVal) and isinstance(new, tuple) else UNKNOWN,
+                               env)
         elif isinstance(old, HostTensor):  # in place: the tensor keeps its shape, dtype and strides
             keeps = isinstance(new, HostTensor) and new.shape == old.shape and new.dtype == old.dtype \
                 and old.shape is not None and old.dtype is not None

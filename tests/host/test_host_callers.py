@@ -277,3 +277,34 @@ def test_why_a_call_is_unknown_names_a_spread_item_and_the_callers() -> None:
     assert [s.unknown for s in _sites(source)] == [
         "an item of a *-argument is not known (in run, whose parameters are unknown: no call of it in this module "
         "proves them)"]
+
+
+def test_a_list_or_dict_changed_by_the_loop_over_it_stops_the_walk_of_that_loop() -> None:
+    # Python iterates the appended items (here: forever), and a dict that grows raises; nothing
+    # after the first iteration is known to run. ``d |= e`` changes d in place: its aliases too.
+    source = '''
+        import torch
+
+        def test_list():
+            xs = [8]
+            for n in xs:
+                k(torch.randn(n))
+                xs.append(n * 2)
+            k(torch.randn(3))
+
+        def test_dict():
+            d = {"a": 4, "b": 5}
+            for key in d:
+                k(torch.randn(d[key]))
+                d["z" + key] = 1
+            k(torch.randn(2))
+
+        def test_alias():
+            alias = {"c": torch.randn(6)}
+            other = alias
+            k(other["c"])
+            alias |= {"c": torch.randn(7)}
+            k(other["c"])
+    '''
+    assert _known(source) == [(7, (), [((8,), "float32")]), (14, (), [((4,), "float32")]),
+                              (21, (), [((6,), "float32")])]
