@@ -27,7 +27,7 @@ from .expressions import NO_EFFECT, Args
 from .helper_calls import HelperCalls
 from .module_facts import ModuleFacts, scan
 from .mutation import follow_list, mutating_root
-from .pytest_cases import PytestCalls
+from .pytest_cases import PytestCalls, skipping
 from .reach import reaching
 from .scopes import Frame, OutOfBudget, Scope, same
 from .statements import StatementWalker
@@ -290,9 +290,9 @@ def _text(func: ast.expr) -> str:
 
 
 def _skips(call: ast.Call) -> bool:
-    """A ``pytest.param`` whose ``marks=`` include an unconditional ``skip`` (pytest never runs it)."""
+    """A ``pytest.param`` whose ``marks=`` may skip it (``skip``, ``skipif``, ``xfail(run=False)``)."""
     marks = next((k.value for k in call.keywords if k.arg == "marks"), None)
-    return marks is not None and any(isinstance(n, ast.Attribute) and n.attr == "skip" for n in ast.walk(marks))
+    return marks is not None and skipping(marks)
 
 
 def _params(func: ast.FunctionDef) -> list[ast.arg]:

@@ -56,6 +56,25 @@ def fixture_of(func: ast.stmt, method: bool = False) -> tuple[str, Fixture] | No
     return None
 
 
+def skipping(marks: ast.AST) -> bool:
+    """Marks that may keep pytest from running a test or a case: ``skip``, ``skipif``,
+    ``xfail(run=False)`` (an expected failure still runs: its call is a call)."""
+    if isinstance(marks, (ast.List, ast.Tuple)):
+        return any(skipping(m) for m in marks.elts)
+    target = marks.func if isinstance(marks, ast.Call) else marks
+    if not isinstance(target, ast.Attribute):
+        return False
+    if target.attr in ("skip", "skipif"):
+        return True
+    return target.attr == "xfail" and isinstance(marks, ast.Call) and any(k.arg == "run" for k in marks.keywords)
+
+
+def _pytestmark(body: list[ast.stmt]) -> list[ast.expr]:
+    """The marks a module or class body applies to all its tests (``pytestmark = ...``)."""
+    return [s.value for s in body if isinstance(s, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in s.targets)]
+
+
 def is_fixture(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return fixture_of(func) is not None
 
@@ -147,20 +166,23 @@ class PytestCalls:
         """Each test function and test method as pytest calls it: once per parametrize case the
         source writes and per value of the fixtures it asks for."""
         fixtures = dict(f for f in map(fixture_of, self.tree.body) if f is not None)
+        module_marks = _pytestmark(self.tree.body)
         for test in self.tree.body:
             if isinstance(test, ast.FunctionDef):
-                self._test(test, [], fixtures, env, False)
+                self._test(test, module_marks, fixtures, env, False)
             elif isinstance(test, ast.ClassDef) and test.name.startswith("Test"):
                 own = dict(fixtures)
                 own.update(f for f in (fixture_of(s, True) for s in test.body) if f is not None)
+                marks = [*module_marks, *test.decorator_list, *_pytestmark(test.body)]
                 for method in test.body:
                     if isinstance(method, ast.FunctionDef):
-                        self._test(method, test.decorator_list, own, env, True)
+                        self._test(method, marks, own, env, True)
 
     def _test(self, test: ast.FunctionDef, outer: list[ast.expr], fixtures: dict[str, Fixture], env: Env,
               method: bool) -> None:
-        if not test.name.startswith("test") or is_jit(test) or id(test) not in self._reaching:
-            return
+        if not test.name.startswith("test") or is_jit(test) or id(test) not in self._reaching \
+                or any(skipping(d) for d in [*outer, *test.decorator_list]):
+            return  # a test pytest may not run: its cases are not calls
         params = [a.arg for a in [*test.args.posonlyargs, *test.args.args]][1 if method else 0:]
         found = cases([*outer, *test.decorator_list], lambda e: self._expr(e, env))
         if found is None and not set(params) & set(fixtures):

@@ -308,3 +308,29 @@ def test_a_list_or_dict_changed_by_the_loop_over_it_stops_the_walk_of_that_loop(
     '''
     assert _known(source) == [(7, (), [((8,), "float32")]), (14, (), [((4,), "float32")]),
                               (21, (), [((6,), "float32")])]
+
+
+def test_cases_and_tests_pytest_may_skip_are_not_calls() -> None:
+    source = '''
+        import pytest
+        import torch
+
+        @pytest.mark.parametrize("n", [pytest.param(1, marks=pytest.mark.skipif(True, reason="x")),
+                                       pytest.param(2, marks=[pytest.mark.xfail(run=False)]),
+                                       pytest.param(3, marks=pytest.mark.xfail), 4])
+        def test_cases(n):
+            k(torch.randn(n))
+
+        @pytest.mark.skip(reason="slow")
+        @pytest.mark.parametrize("n", [5])
+        def test_skipped(n):
+            k(torch.randn(n))
+
+        class TestC:
+            pytestmark = [pytest.mark.skipif(True, reason="no npu")]
+
+            @pytest.mark.parametrize("n", [6])
+            def test_in_class(self, n):
+                k(torch.randn(n))
+    '''
+    assert _known(source) == [(9, ("test_cases[3]",), [((3,), "float32")]), (9, ("test_cases[4]",), [((4,), "float32")])]
