@@ -242,8 +242,8 @@ class ExpressionEvaluator(ControlExpressions):
         return UNKNOWN
 
     def _assign(self, target: ast.expr, value: Value, env: Env) -> None:
-        """Bind a target (a name, a tuple or list of targets) to a value; attribute and subscript
-        targets change objects, which the walker handles."""
+        """Bind a target (a name, a tuple or list of targets) to a value; an attribute or subscript
+        target changes an object (:meth:`_store_into`)."""
         if isinstance(target, ast.Name):
             self._bind_name(target.id, value, env)
         elif isinstance(target, (ast.Tuple, ast.List)):
@@ -256,6 +256,12 @@ class ExpressionEvaluator(ControlExpressions):
                     self._assign(elt.value if isinstance(elt, ast.Starred) else elt, UNKNOWN, env)
         elif isinstance(target, ast.Starred):
             self._assign(target.value, UNKNOWN, env)
+        elif isinstance(target, (ast.Subscript, ast.Attribute)):  # ``xs[0], xs[1] = xs[1], xs[0]``
+            self._store_into(target, value, env)
+
+    def _store_into(self, target: ast.Subscript | ast.Attribute, value: Value, env: Env) -> None:
+        """``xs[i] = v`` / ``o.a = v``: the statement walker follows or forgets the object."""
+        raise NotImplementedError
 
     def _fstring(self, node: ast.JoinedStr, env: Env) -> Value:
         parts = [self._expr(v.value, env) if isinstance(v, ast.FormattedValue) else self._expr(v, env)
