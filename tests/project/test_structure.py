@@ -141,7 +141,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"knowledge.codes"}),
     frozenset({"knowledge"}),
     frozenset({"knowledge.checks", "knowledge.boundary"}),
-    frozenset({"errorcodes", "config", "mypy_output", "host", "rewrite"}),
+    frozenset({"errorcodes", "config", "mypy_output", "host", "rewrite", "trace"}),
     frozenset({"bridge"}),
     frozenset({"kernel"}),
     frozenset({"calls"}),
@@ -152,7 +152,7 @@ LAYERS: tuple[frozenset[str], ...] = (
 )
 TOP_LEVEL_MODULES = frozenset({"__init__", "main", "config", "errorcodes", "debug", "versions", "_dmypy_codes",
                                "ast_fields", "mypy_output"})
-MYPY_FREE = ("knowledge", "host")
+MYPY_FREE = ("knowledge", "host", "trace")
 
 
 def _part(root: Path, package: str, module: str) -> str:
