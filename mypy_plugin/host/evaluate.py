@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from ..ast_fields import all_nodes
@@ -27,7 +27,7 @@ from .expressions import NO_EFFECT, Args
 from .helper_calls import HelperCalls
 from .module_facts import ModuleFacts, scan
 from .mutation import follow_list, mutating_root
-from .pytest_cases import PytestCalls, skipping
+from .pytest_cases import Fixture, PytestCalls, fixture_of, skipping
 from .reach import reaching
 from .scopes import Frame, OutOfBudget, Scope, same
 from .statements import StatementWalker
@@ -72,6 +72,7 @@ class HostEvaluator(HelperCalls, StatementWalker, PytestCalls):
     facts: ModuleFacts | None = None  # the module's scan, when the caller made it already
     default_dtype_changed: bool = False  # elsewhere (a conftest.py the tests load)
     constant: Callable[[str, str], Value] = lambda module, name: UNKNOWN  # another module's constant
+    conftests: Sequence[ast.Module] = ()  # the conftest.py files pytest loads for this module, nearest last
     _torch: dict[str, str] = field(default_factory=dict)
     _math: dict[str, str] = field(default_factory=dict)
     _numpy: dict[str, str] = field(default_factory=dict)
@@ -121,6 +122,28 @@ class HostEvaluator(HelperCalls, StatementWalker, PytestCalls):
         except (OutOfBudget, RecursionError):
             pass
         return list(dict.fromkeys(self.sites))
+
+    def _module_walk(self) -> Env:
+        """Walk the module's top level only: the names its functions see (a conftest's fixtures)."""
+        self._scan_module()
+        module = Scope(self._module_env, self._module_frame)
+        self._scope = module
+        try:
+            self._block(self.tree.body, module)
+        except (OutOfBudget, RecursionError):
+            pass
+        self._globals = Env(self._module_env, {name: UNKNOWN for name in module.frame.rebound})
+        return self._globals
+
+    def _conftest_fixtures(self) -> dict[str, Fixture]:
+        out: dict[str, Fixture] = {}
+        for tree in self.conftests:  # farthest first: a nearer conftest overrides
+            other = HostEvaluator(tree, lambda _callee: None, default_dtype_changed=self.default_dtype_changed,
+                                  constant=self.constant)
+            env = other._module_walk()
+            for name, fixture in (f for f in map(fixture_of, tree.body) if f is not None):
+                out[name] = replace(fixture, owner=other, env=env)
+        return out
 
     # ---- module facts ------------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 """pytest's own calls of a test function (module-level, or a method of a ``Test*`` class): one per
 ``@pytest.mark.parametrize`` case whose values the source writes (``pytest.param(...)`` cases too,
 but not those marked ``skip``; ``indirect`` names go through their fixture, as
-``request.param``), with the fixtures of this module (``@pytest.fixture``, ``name=``, and one
-value per item of ``params=``)."""
+``request.param``), with the fixtures of this module and of the ``conftest.py`` files given
+(``@pytest.fixture``, ``name=``, and one value per item of ``params=``)."""
 
 from __future__ import annotations
 
@@ -39,6 +39,9 @@ class Fixture:
     func: ast.FunctionDef
     params: ast.expr | None  # ``params=[...]``: one value per item
     method: bool  # a method of a test class (``self`` first)
+    # a fixture of a ``conftest.py``: the walker of that module and the names its functions see
+    owner: PytestCalls | None = None
+    env: Env | None = None
 
 
 def fixture_of(func: ast.stmt, method: bool = False) -> tuple[str, Fixture] | None:
@@ -162,10 +165,15 @@ class PytestCalls:
               depth: int | None = None) -> Value:
         raise NotImplementedError
 
+    def _conftest_fixtures(self) -> dict[str, Fixture]:
+        """The fixtures of the ``conftest.py`` files pytest loads for this module (nearest wins)."""
+        return {}
+
     def _pytest_calls(self, env: Env) -> None:
         """Each test function and test method as pytest calls it: once per parametrize case the
         source writes and per value of the fixtures it asks for."""
-        fixtures = dict(f for f in map(fixture_of, self.tree.body) if f is not None)
+        fixtures = self._conftest_fixtures()
+        fixtures.update(f for f in map(fixture_of, self.tree.body) if f is not None)  # the module's own win
         module_marks = _pytestmark(self.tree.body)
         for test in self.tree.body:
             if isinstance(test, ast.FunctionDef):
@@ -220,9 +228,10 @@ class PytestCalls:
         func = fixture.func
         if level > _LEVELS or func.args.vararg is not None:
             return [("", UNKNOWN)]
+        # a conftest fixture runs in its own module, with the names of that module
         requests: list[Case] = [("", request)]
         if request is None and fixture.params is not None:
-            items = self._expr(fixture.params, env)
+            items = (fixture.owner or self)._expr(fixture.params, fixture.env or env)
             if not isinstance(items, tuple) or not items:
                 return [("", UNKNOWN)]
             requests = [(_label(v), Request(v)) for v in items[:MAX_CASES]]
@@ -232,7 +241,7 @@ class PytestCalls:
             for p in [a.arg for a in [*func.args.posonlyargs, *func.args.args]][1 if fixture.method else 0:]:
                 values.append(req if p == "request" and req is not None else
                               self._fixture(p, fixtures, env, level + 1, None)[0][1] if p in fixtures else UNKNOWN)
-            out.append((label, self._fixture_value(func, values, env)))
+            out.append((label, (fixture.owner or self)._fixture_value(func, values, fixture.env or env)))
         return out
 
     def _fixture_value(self, func: ast.FunctionDef, values: list[Value], env: Env) -> Value:

@@ -334,3 +334,45 @@ def test_cases_and_tests_pytest_may_skip_are_not_calls() -> None:
                 k(torch.randn(n))
     '''
     assert _known(source) == [(9, ("test_cases[3]",), [((3,), "float32")]), (9, ("test_cases[4]",), [((4,), "float32")])]
+
+
+def test_fixtures_of_the_conftest_files_run_in_their_own_module() -> None:
+    # the nearer conftest overrides a farther one, the module's own fixture overrides both; a conftest
+    # fixture asks for fixtures as pytest resolves them for the test (the module's ``rows`` here)
+    far = ast.parse(textwrap.dedent('''
+        import torch
+        WIDTH = 32
+
+        @pytest.fixture
+        def weights():
+            return torch.randn(WIDTH, 8)
+
+        @pytest.fixture
+        def x(rows):
+            return torch.randn(rows, WIDTH)
+    '''))
+    near = ast.parse(textwrap.dedent('''
+        import torch as t
+        import pytest
+
+        @pytest.fixture(params=[t.float16, t.bfloat16])
+        def weights(request):
+            return t.randn(64, 8, dtype=request.param)
+    '''))
+    tree = ast.parse(textwrap.dedent('''
+        import pytest
+        import torch
+
+        @pytest.fixture
+        def rows():
+            return 4
+
+        def test_all(x, weights):
+            k(x, weights)
+    '''))
+    names = lambda callee: callee.id if isinstance(callee, ast.Name) and callee.id == "k" else None  # noqa: E731
+    sites = HostEvaluator(tree, names, conftests=[far, near]).call_sites()
+    assert sorted((s.via, [_d(a) for a in s.args]) for s in sites if s.via) == [
+        (("test_all[bfloat16]",), [((4, 32), "float32"), ((64, 8), "bfloat16")]),
+        (("test_all[float16]",), [((4, 32), "float32"), ((64, 8), "float16")]),
+    ]

@@ -88,7 +88,27 @@ def test_rows(width):
     run_case(8, width)
 '''
 SIZES = "from typing import Final\n\nCOLS: Final = 64\n"
-FILES = ["kernels.py", "host.py", "local.py", "helpers.py", "callers.py"]
+# A test whose argument is a fixture of the conftest.py pytest loads for it (a module of the build).
+CONFTEST = '''import pytest
+import torch
+import pypto
+
+@pytest.fixture(params=[64])
+def w(request):
+    return torch.randn(1, request.param)
+'''
+FIXTURE_TEST = '''import torch
+import pypto
+
+@pypto.frontend.jit
+def mul(x: pypto.Tensor([], pypto.DT_FP32), w: pypto.Tensor([], pypto.DT_FP32), out: pypto.Tensor([], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    out[:] = x * w
+
+def test_mul(w):
+    mul(torch.randn(8, 64), w, torch.empty(8, 64))
+'''
+FILES = ["kernels.py", "host.py", "local.py", "helpers.py", "callers.py", "conftest.py", "test_fixture.py"]
 
 Edit = Callable[[Path], None]
 SCENARIOS: dict[str, Edit] = {
@@ -108,6 +128,8 @@ SCENARIOS: dict[str, Edit] = {
     "pytest_param_through_callers": lambda root: _edit(root / "callers.py", "pytest.param(64,", "pytest.param(48,"),
     # a Final of another module the callers read (the x and out widths: pypto-broadcast)
     "caller_constant_other_module": lambda root: _edit(root / "sizes.py", "COLS: Final = 64", "COLS: Final = 32"),
+    # a fixture of the conftest.py: the test's tensor (pypto-broadcast in the test module's kernel)
+    "conftest_fixture": lambda root: _edit(root / "conftest.py", "params=[64]", "params=[48]"),
 }
 
 
@@ -121,6 +143,8 @@ def _project(root: Path) -> None:
     (root / "callers.py").write_text(CALLERS)
     (root / "sizes.py").write_text(SIZES)
     (root / "pytest.pyi").write_text(TORCH_STUB)
+    (root / "conftest.py").write_text(CONFTEST)
+    (root / "test_fixture.py").write_text(FIXTURE_TEST)
 
 
 def _errors(stdout: str) -> list[str]:
@@ -144,7 +168,7 @@ def test_warm_run_matches_cold(tmp_path: Path, name: str) -> None:
     assert after != before, "the edit must change the findings, or the test proves nothing"
 
 
-@pytest.mark.parametrize("name", ["pytest_param_through_callers", "caller_constant_other_module"])
+@pytest.mark.parametrize("name", ["pytest_param_through_callers", "caller_constant_other_module", "conftest_fixture"])
 def test_worker_runs_match_cold(tmp_path: Path, name: str) -> None:
     _project(tmp_path)
     before = _mypy(tmp_path, tmp_path / ".workers", "--num-workers", "2")
@@ -155,7 +179,8 @@ def test_worker_runs_match_cold(tmp_path: Path, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["kernel_body_same_module", "annotation_other_module", "kernel_tile_of_a_helper",
-                                  "pytest_param_through_callers", "caller_constant_other_module"])
+                                  "pytest_param_through_callers", "caller_constant_other_module",
+                                  "conftest_fixture"])
 def test_daemon_matches_cold(tmp_path: Path, name: str) -> None:
     _project(tmp_path)
     dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(tmp_path / ".dmypy.json")]
