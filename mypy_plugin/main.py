@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from mypy.nodes import MypyFile
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -24,7 +25,7 @@ from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
 from . import config
 from .bridge import diagnostics
 from .bridge.tensor_types import TENSOR
-from .calls import call_sites, cross_module, helpers, module_sources
+from .calls import call_sites, conftests, cross_module, helpers, module_sources
 from .debug import degrade
 from .hooks import attributes, builtin_minmax, call_forms, jit_options, module_options, op_calls
 from .hooks.annotations import analyze_tensor
@@ -100,6 +101,13 @@ class PyptoPlugin(Plugin):
         module_options.prepare(options)
         self.module_options = module_options.ModuleOptions(options, self.config.allows_rebinding)
 
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        try:
+            return conftests.additional_deps(file)  # a test module's conftests, analysed before it
+        except Exception as err:
+            degrade(err)
+            return []
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         # The plugin's own code is part of the answer: a new version rechecks everything.

@@ -42,13 +42,42 @@ class Kernel:
 # An op call: (path, line, column, how messages name the op).
 OpId = tuple[str, int, int, str]
 REACHED = ""  # an op's status when it was checked with known inputs (and its tile, if it needs one)
+# (a check's name, the facts it missed at one call; empty: it ran): knowledge.checks.reads
+CheckReads = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+@dataclass
+class OpSeen:
+    """What the passes over one op call gave: the old measure (REACHED when every input shape and
+    tile was known in some pass, else why not) and, per check, the facts it missed in the pass
+    that missed the fewest (empty: it ran in some pass)."""
+
+    known: str
+    checks: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def add(self, known: str, checks: CheckReads) -> None:
+        if self.known != REACHED:
+            self.known = known
+        for name, missing in checks:
+            before = self.checks.get(name)
+            if before is None or len(missing) < len(before):
+                self.checks[name] = missing
+
+    @property
+    def reached(self) -> bool:
+        """Every check that applies ran (in some pass)."""
+        return all(not missing for missing in self.checks.values())
+
+    @property
+    def skipped(self) -> list[tuple[str, tuple[str, ...]]]:
+        return [(name, missing) for name, missing in self.checks.items() if missing]
 
 
 @dataclass
 class Collector:
     kernels: dict[tuple[str, int, str], Kernel] = field(default_factory=dict)
-    # "path:line:name" of a kernel (or a helper's own pass) -> op call -> REACHED or why not
-    ops: dict[str, dict[OpId, str]] = field(default_factory=dict)
+    # "path:line:name" of a kernel (or a helper's own pass) -> op call -> what its passes gave
+    ops: dict[str, dict[OpId, OpSeen]] = field(default_factory=dict)
     # "path:line:name" of a function -> the helpers it calls ("path:line:name")
     calls: dict[str, set[str]] = field(default_factory=dict)
 
@@ -127,15 +156,19 @@ def call_seen(path: str, line: int, name: str, *, specialized: tuple[object, ...
             k.unproven_why.append(why)
 
 
-def op_seen(owner: str, op: OpId, status: str) -> None:
+def op_seen(owner: str, op: OpId, status: str, checks: CheckReads = ()) -> None:
     """An op call checked in ``owner``'s check (a kernel's, with every copy and helper copy
-    rooted in it); REACHED wins over any reason."""
+    rooted in it): ``status`` the old measure (REACHED wins over any reason), ``checks`` what
+    each of its checks missed in this pass."""
     c = active()
     if c is None:
         return
     seen = c.ops.setdefault(owner, {})
-    if seen.get(op) != REACHED:
-        seen[op] = status
+    entry = seen.get(op)
+    if entry is None:
+        seen[op] = OpSeen(status, dict(checks))
+    else:
+        entry.add(status, checks)
 
 
 def helper_called(caller: str, helper: str) -> None:

@@ -1,15 +1,20 @@
-"""Op-level coverage for ``pypto-check --coverage``: whether each op call a kernel reaches (its
-own and its helpers', at any depth) was checked with known input shapes and dtypes and, where
-the op needs one, a known tile. Recorded from the op hooks while coverage is collected."""
+"""Op-level coverage for ``pypto-check --coverage``: for each op call a kernel reaches (its own and
+its helpers', at any depth), which of its checks ran and what the others missed
+(:mod:`knowledge.checks.reads`), and the older, stricter measure: checked with every input shape
+and dtype known and, where the op needs one, a known tile. Recorded from the op hooks while
+coverage is collected."""
 
 from __future__ import annotations
+
+from typing import Final
 
 from mypy.nodes import Context, FuncDef
 from mypy.types import AnyType, Type, get_proper_type
 
 from ..bridge.tensor_types import tensor_val
 from ..kernel import copies as kernel_copies
-from ..knowledge.op_call import Env
+from ..knowledge.checks.reads import reads
+from ..knowledge.op_call import Call, Env
 from ..knowledge.ops import Op
 from ..knowledge.tiles import UNKNOWN
 from ..knowledge.values import Result, TensorVal
@@ -20,18 +25,25 @@ def function_key(path: str, func: FuncDef) -> str:
     return f"{path}:{func.line}:{func.name}"
 
 
-def record(api: object, func: FuncDef, op: Op, label: str, operands: list[Type | None], env: Env | None,
-           result: Result, ctx: Context) -> None:
+def record(api: object, func: FuncDef, op: Op, call: Call, operands: list[Type | None], result: Result,
+           ctx: Context) -> None:
+    """``call``: as the op's checks saw it (the tiles in force; unknown ones for an op with no check)."""
     if coverage.active() is None:
         return
     path = getattr(api, "path", None)
     if not isinstance(path, str):
         return
     owner = function_key(path, kernel_copies.root(func))
-    coverage.op_seen(owner, (path, ctx.line, ctx.column, label), _status(op, operands, env, result))
+    opaque = any(t is not None and isinstance(get_proper_type(t), AnyType) for t in operands)
+    # An operand mypy does not know: no check can tell a tensor from a scalar there.
+    checks = tuple((name, _OPAQUE if opaque else missing) for name, missing in reads(op, call))
+    coverage.op_seen(owner, (path, ctx.line, ctx.column, call.label), _status(op, operands, call.env, result), checks)
 
 
-def _status(op: Op, operands: list[Type | None], env: Env | None, result: Result) -> str:
+_OPAQUE: Final = ("an operand's type",)
+
+
+def _status(op: Op, operands: list[Type | None], env: Env, result: Result) -> str:
     tensors = 0
     for t in operands:
         if t is None:
@@ -44,7 +56,7 @@ def _status(op: Op, operands: list[Type | None], env: Env | None, result: Result
             if not coverage.concrete(v):
                 return "input shape or dtype unknown"
     if op.tile is not None:
-        tile = None if env is None else env.cube if op.tile == "cube" else env.vec
+        tile = env.cube if op.tile == "cube" else env.vec
         which = "cube" if op.tile == "cube" else "vec"
         if tile is None or tile is UNKNOWN:
             return f"{which} tile unknown"

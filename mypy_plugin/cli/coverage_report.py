@@ -79,10 +79,15 @@ def summary(found: list[Entry]) -> str:
     share = f"{100 * concrete / n:.0f}%" if n else "-"
     total = sum(e.ops.total for e in found)
     reached = sum(e.ops.reached for e in found)
-    op_share = f"{100 * reached / total:.0f}%" if total else "-"
+    known = sum(e.ops.known for e in found)
     return (f"coverage: {n} kernel{'s' if n != 1 else ''}: {declared} with declared shapes, {sites} with "
             f"call-site shapes, {n - concrete} unknown ({concrete} of {n} = {share} checked with concrete shapes); "
-            f"ops: {reached} of {total} = {op_share} checked with known shapes and tiles")
+            f"ops: {reached} of {total} = {_share(reached, total)} reached (every check that applies ran), "
+            f"{known} = {_share(known, total)} with every shape and tile known")
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "-"
 
 
 def text(found: list[Entry]) -> list[str]:

@@ -168,7 +168,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
         # Still run the checks: which error the compiler raises first varies by op (a comparison
         # with no tile fails on the tile before its shapes), so report every one that holds.
         diagnostics.report(ctx.api, err, ctx.context, op=label, unwatched=operator, once=True)
-    env: Env | None = None
+    call: Call | None = None
     if op_checks(op):
         env = session.env(ctx) or session.unknown_env
         moved, out_dtype = session.written_into(ctx)
@@ -181,7 +181,8 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
     if coverage.active() is not None:
         where = session._where(ctx.api)
         if where is not None:
-            op_coverage.record(ctx.api, where[1], op, label, args.operand_types(), env, result, ctx.context)
+            call = call or Call(op.name, op.kind, label, args, session.unknown_env, result)
+            op_coverage.record(ctx.api, where[1], op, call, args.operand_types(), result, ctx.context)
     return _result_type(result, ctx.default_return_type, ctx.api)
 
 
