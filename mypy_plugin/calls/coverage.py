@@ -28,7 +28,7 @@ class Kernel:
     # (line, helper calls, tensors) of each call the kernel was checked with: a constant loop at
     # one line checks it once per tensor set.
     call_sites: set[tuple[object, ...]] = field(default_factory=set)
-    calls_elsewhere: int = 0  # calls in other modules (their tensors check the boundary only)
+    calls_elsewhere: int = 0  # calls in other modules whose tensors are not proven (a proven one is a site)
     unproven_calls: int = 0  # calls whose tensors the host code does not prove
     rejected_calls: int = 0  # calls with a pypto-call-* finding that stops the trace
     known_elsewhere: int = 0  # calls in other modules whose tensors are all known (boundary checked)

@@ -30,7 +30,7 @@ from ..kernel.copies import Entry
 from ..trace.run import Outcome, module_value, parameter_names, parameters, trace_function
 from ..trace.state import Options, Shared, Traced
 from ..trace.values import UNKNOWN, Value
-from . import module_sources
+from . import coverage, module_sources, op_coverage
 from .call_values import call_actuals, declared_params, fmt_params, fmt_tiles, from_flow, merged
 
 _MEMO_SIZE: Final = 512
@@ -73,7 +73,9 @@ def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: 
     source = module_sources.load(api, module)
     if source is None:
         return None
-    key = (module, source.digest, name, tuple(sorted(params.items(), key=lambda kv: kv[0])), tiles, vec_set, options())
+    recording = coverage.active() is not None
+    key = (module, source.digest, name, tuple(sorted(params.items(), key=lambda kv: kv[0])), tiles, vec_set, options(),
+           recording)
     try:
         hash(key)
     except TypeError:
@@ -82,7 +84,7 @@ def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: 
     if memo is not None and all(_digest(api, m) == d for m, d in memo[1]):  # (and records what it read)
         _MEMO.move_to_end(key)
         return memo[0]
-    shared = Shared(options(), lambda other: module_sources.load(api, other))
+    shared = Shared(options(), lambda other: module_sources.load(api, other), ops=[] if recording else None)
     found = trace_function(source, name, params, tiles, vec_set, shared)
     _MEMO[key] = (found, tuple((m, t.digest) for m, t in sorted(shared.loaded.items()) if t is not None))
     if len(_MEMO) > _MEMO_SIZE:
@@ -204,6 +206,7 @@ def kernel_call(api: object, dec: Decorator, module: str, name: str, params: Par
     if found is None:
         return
     baseline = trace(api, module, name, declared, KERNEL_ENTRY, None)
+    op_coverage.record_traced(op_coverage.function_key(source.path, dec.func), found.ops)
     report_new(api, where, found, baseline,
                f"in kernel {name}, traced with the tensors of this call: {fmt_binding(tensor_names, vals)}")
 

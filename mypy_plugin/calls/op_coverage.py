@@ -15,9 +15,11 @@ from ..bridge.tensor_types import tensor_val
 from ..kernel import copies as kernel_copies
 from ..knowledge.checks.reads import reads
 from ..knowledge.op_call import Call, Env
-from ..knowledge.ops import Op
+from ..knowledge.ops import OPS, Op
 from ..knowledge.tiles import UNKNOWN
 from ..knowledge.values import Result, TensorVal
+from ..trace.state import OpRecord
+from ..trace.values import UNKNOWN as UNKNOWN_VALUE
 from . import coverage
 
 
@@ -34,23 +36,39 @@ def record(api: object, func: FuncDef, op: Op, call: Call, operands: list[Type |
     if not isinstance(path, str):
         return
     owner = function_key(path, kernel_copies.root(func))
-    opaque = any(t is not None and isinstance(get_proper_type(t), AnyType) for t in operands)
+    facts = [(isinstance(get_proper_type(t), AnyType), tensor_val(t)) for t in operands if t is not None]
+    _seen(owner, (path, ctx.line, ctx.column, call.label), op, call, facts, result)
+
+
+def record_traced(owner: str, ops: tuple[OpRecord, ...]) -> None:
+    """The op calls a trace of another module's body checked (``trace/``), for ``owner``'s check."""
+    if coverage.active() is None:
+        return
+    for r in ops:
+        facts = [(v is UNKNOWN_VALUE, v if isinstance(v, TensorVal) else None) for v in r.operands]
+        _seen(owner, (r.path, r.line, r.column, r.call.label), OPS[r.call.op], r.call, facts, r.result)
+
+
+# Per operand: whether its type is unknown to the checker (a tensor or a scalar, it cannot tell),
+# and the tensor it is.
+Facts = list[tuple[bool, "TensorVal | None"]]
+
+
+def _seen(owner: str, where: tuple[str, int, int, str], op: Op, call: Call, facts: Facts, result: Result) -> None:
+    opaque = any(unknown for unknown, _ in facts)
     # An operand mypy does not know: no check can tell a tensor from a scalar there.
     checks = tuple((name, _OPAQUE if opaque else missing) for name, missing in reads(op, call))
-    coverage.op_seen(owner, (path, ctx.line, ctx.column, call.label), _status(op, operands, call.env, result), checks)
+    coverage.op_seen(owner, where, _status(op, facts, call.env, result), checks)
 
 
 _OPAQUE: Final = ("an operand's type",)
 
 
-def _status(op: Op, operands: list[Type | None], env: Env, result: Result) -> str:
+def _status(op: Op, facts: Facts, env: Env, result: Result) -> str:
     tensors = 0
-    for t in operands:
-        if t is None:
-            continue
-        if isinstance(get_proper_type(t), AnyType):
+    for unknown, v in facts:
+        if unknown:
             return "an operand's type is unknown"
-        v = tensor_val(t)
         if v is not None:
             tensors += 1
             if not coverage.concrete(v):

@@ -29,8 +29,8 @@ class Entry:
         elif self.checked == "call-sites":
             how = f"the tensors of {self.call_sites} call site{'s' if self.call_sites != 1 else ''}"
         else:
-            return [f"{path}:{line}: kernel {name}: shapes unknown ({self.reason})", *self.ops.text(path)]
-        return [f"{path}:{line}: kernel {name}: checked with {how}", *self.ops.text(path)]
+            return [f"{path}:{line}: kernel {name}: shapes unknown ({self.reason})", *self.ops.text()]
+        return [f"{path}:{line}: kernel {name}: checked with {how}", *self.ops.text()]
 
 
 def _why_no_sites(k: Kernel) -> str:
@@ -42,8 +42,8 @@ def _why_no_sites(k: Kernel) -> str:
         parts.append(f"{k.rejected_calls} call(s) in its module with a pypto-call-* finding that stops the "
                      "trace (the call fails at run time, or its tensors do not fit the kernel's ranks or symbols)")
     if k.calls_elsewhere:
-        parts.append(f"{k.calls_elsewhere} call(s) in other modules (those check the call's tensors against "
-                     "the annotations only)")
+        parts.append(f"{k.calls_elsewhere} call(s) in other modules whose tensors the host code does not prove "
+                     "(a call it proves traces the kernel with them)")
     return "; ".join(parts) if parts else "no call in the checked files"
 
 
@@ -60,7 +60,7 @@ def entries(collector: Collector) -> list[Entry]:
     for k in sorted(collector.kernels.values(), key=lambda k: (shown_path(k.path), k.line, k.name)):
         if k.unknown is None:
             continue  # defined outside the checked files
-        ops = ops_of(collector, k.key)
+        ops = ops_of(collector, k.key, shown_path)
         k = replace(k, path=shown_path(k.path))
         if not k.unknown:  # every call whose tensors are known was checked against the annotations
             out.append(Entry(k.key, "declared", len(k.call_sites) + k.known_elsewhere, "", ops))

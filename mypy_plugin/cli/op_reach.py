@@ -6,6 +6,7 @@ check that applies to it ran (each with the facts it decides on; :mod:`knowledge
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from ..calls.coverage import REACHED, Collector, OpId, OpSeen
@@ -13,13 +14,14 @@ from ..calls.coverage import REACHED, Collector, OpId, OpSeen
 
 @dataclass(frozen=True)
 class Unreached:
+    path: str  # the op's module (a helper's may be another than the kernel's)
     line: int
     op: str
     reason: str  # why not every input shape and tile was known ("" when they were)
     skipped: tuple[tuple[str, str], ...] = ()  # (a check, the facts it missed)
 
     def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "op": self.op, "reason": self.reason,
+        return {"path": self.path, "line": self.line, "op": self.op, "reason": self.reason,
                 "skipped": [{"check": check, "missing": missing} for check, missing in self.skipped]}
 
     def text(self) -> str:
@@ -37,12 +39,12 @@ class Ops:
         return {"total": self.total, "reached": self.reached, "known": self.known,
                 "unreached": [u.to_json() for u in self.unreached]}
 
-    def text(self, path: str) -> list[str]:
+    def text(self) -> list[str]:
         if not self.total:
             return []
         lines = [f"  ops: {self.reached} of {self.total} reached (every check ran), {self.known} with every "
                  "shape and tile known"]
-        lines += [f"  {path}:{u.line}: {u.op}: {u.text()}" for u in self.unreached]
+        lines += [f"  {u.path}:{u.line}: {u.op}: {u.text()}" for u in self.unreached]
         return lines
 
 
@@ -59,7 +61,7 @@ def _helpers(collector: Collector, kernel: str) -> list[str]:
     return seen
 
 
-def ops_of(collector: Collector, kernel: str) -> Ops:
+def ops_of(collector: Collector, kernel: str, shown: Callable[[str], str]) -> Ops:
     status: dict[OpId, OpSeen] = {}
     for helper in _helpers(collector, kernel):
         name = helper.rsplit(":", 1)[1]
@@ -70,7 +72,7 @@ def ops_of(collector: Collector, kernel: str) -> Ops:
                                          dict(seen.checks)))
     status.update(collector.ops.get(kernel, {}))
     unreached = tuple(
-        Unreached(op[1], op[3], "" if seen.known == REACHED else seen.known,
+        Unreached(shown(op[0]), op[1], op[3], "" if seen.known == REACHED else seen.known,
                   tuple((check, ", ".join(missing)) for check, missing in seen.skipped))
         for op, seen in sorted(status.items()) if not seen.reached)
     known = sum(seen.known == REACHED for seen in status.values())

@@ -145,7 +145,7 @@ def test_a_call_with_a_finding_is_named_as_such(tmp_path: Path, monkeypatch: pyt
          "reason": "x: shape from the runtime tensor; 1 call(s) in its module with a pypto-call-* finding that stops "
                    "the trace (the call fails at run time, or its tensors do not fit the kernel's ranks or symbols)",
          "ops": {"total": 1, "reached": 0, "known": 0,
-                 "unreached": [{"line": 9, "op": "operator *", "reason": "input shape or dtype unknown",
+                 "unreached": [{"path": "k.py", "line": 9, "op": "operator *", "reason": "input shape or dtype unknown",
                                 "skipped": [{"check": "dynamic-operand", "missing": "rank of input"},
                                             {"check": "vec-tile-rank", "missing": "rank of input"}]}]}},
         {"kernel": "k.py:13:mixed_again", "checked": "call-sites", "call_sites": 1,
@@ -201,6 +201,28 @@ def test_ops_in_helpers_count_for_the_kernel_that_calls_them(tmp_path: Path, mon
     ]
 
 
+def test_ops_of_helpers_in_other_modules_count_for_the_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # The same helpers imported from another module: traced from its source, their ops count for
+    # the kernel that calls them, with the helper module's lines.
+    helpers, kernels = HELPERS.split("@pypto.frontend.jit", 1)
+    (tmp_path / "hm.py").write_text(textwrap.dedent(helpers))
+    (tmp_path / "k.py").write_text("import pypto\nfrom hm import norm\n\n\n@pypto.frontend.jit" + kernels)
+    monkeypatch.chdir(tmp_path)
+    assert main(["--coverage", "k.py"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-6:] == [
+        "k.py:6: kernel reaches: checked with declared shapes",
+        "  ops: 2 of 2 reached (every check ran), 2 with every shape and tile known",
+        "k.py:11: kernel tile_unknown: checked with declared shapes",
+        "  ops: 1 of 2 reached (every check ran), 0 with every shape and tile known",
+        "  hm.py:11: Tensor.sum: reduce-align skipped, no vec tile entry 1",
+        "coverage: 2 kernels: 2 with declared shapes, 0 with call-site shapes, 0 unknown "
+        "(2 of 2 = 100% checked with concrete shapes); ops: 3 of 4 = 75% reached (every check that applies ran), "
+        "2 = 50% with every shape and tile known",
+    ]
+
+
 FACTORY = '''
 import pypto
 
@@ -243,11 +265,11 @@ def test_an_op_is_reached_when_each_of_its_checks_had_its_facts(tmp_path: Path, 
     assert [e["ops"] for e in data["coverage"]] == [
         {"total": 3, "reached": 3, "known": 0, "unreached": []},
         {"total": 2, "reached": 0, "known": 0, "unreached": [
-            {"line": 23, "op": "Tensor.sum", "reason": "input shape or dtype unknown",
+            {"path": "f.py", "line": 23, "op": "Tensor.sum", "reason": "input shape or dtype unknown",
              "skipped": [{"check": "shape-rule", "missing": "rank of input"},
                          {"check": "vec-tile-rank", "missing": "rank of input"},
                          {"check": "reduce-align", "missing": "rank of input"}]},
-            {"line": 23, "op": "operator +", "reason": "input shape or dtype unknown",
+            {"path": "f.py", "line": 23, "op": "operator +", "reason": "input shape or dtype unknown",
              "skipped": [{"check": "shape-rule", "missing": "rank of input"},
                          {"check": "dynamic-operand", "missing": "rank of input"},
                          {"check": "vec-tile-rank", "missing": "rank of input"}]}]},
