@@ -26,7 +26,9 @@ from .bridge import diagnostics
 from .bridge.tensor_types import TENSOR
 from .calls import call_sites, helpers
 from .debug import degrade
-from .hooks import attributes, builtin_minmax, call_forms, jit_options, module_options, op_calls
+from .hooks import (
+    attributes, builtin_minmax, call_forms, jit_options, kernel_calls, module_options, op_calls, unpacked_options,
+)
 from .hooks.annotations import analyze_tensor
 from .kernel import decorators
 from .knowledge import frontend
@@ -160,9 +162,26 @@ class PyptoPlugin(Plugin):
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         if fullname in builtin_minmax.NAMES:
             return builtin_minmax.signature_hook(fullname)
-        if fullname != frontend.JIT:
-            return None
-        return jit_options.signature_hook if self.config.has_jit_keyword_rule else jit_options.accept_keywords
+        if fullname == frontend.JIT:
+            return jit_options.signature_hook if self.config.has_jit_keyword_rule else jit_options.accept_keywords
+        if fullname.startswith("pypto."):
+            # an options dict unpacked into a setter; the op functions read arguments by position
+            return None if fullname in op_calls.FUNCTION_TABLE else unpacked_options.signature_hook
+        return kernel_calls.signature_hook if self._may_be_kernel(fullname) else None
+
+    def _may_be_kernel(self, fullname: str) -> bool:
+        """A jit kernel's name: a module-level or imported one (looked up), or a bare name (a kernel
+        defined in a function, or a variable: the hook looks at the callee itself)."""
+        if "." not in fullname:
+            return True
+        if fullname.startswith(_NEVER_KERNELS):
+            return False
+        try:
+            sym = self.lookup_fully_qualified(fullname)
+        except Exception as err:  # never crash mypy
+            degrade(err)
+            return False
+        return sym is not None and decorators.jit_kernel(sym.node) is not None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:

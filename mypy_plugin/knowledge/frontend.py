@@ -10,7 +10,7 @@ FUNCTION: Final = "pypto.frontend.function"  # a helper called from kernels, not
 KERNEL_DECORATORS: Final = frozenset({JIT})
 DECORATORS: Final = frozenset({JIT, FUNCTION})  # the frontend's decorators: a kernel or a helper
 JIT_DECORATOR_CALL: Final = "pypto.frontend._JitDecorator.__call__"  # ``@pypto.frontend.jit(...)``
-JIT_KERNEL_TYPE: Final = "pypto.frontend._JitKernel"  # a jit kernel's function type (see hooks._relax_kernel)
+JIT_KERNEL_TYPE: Final = "pypto.frontend._JitKernel"  # a jit kernel's function type (see hooks/kernel_calls.py)
 # Host code is read with ``ast`` before any name is resolved: a jit decorator is known by its last name.
 _JIT_NAME: Final = JIT.rsplit(".", 1)[1]
 
