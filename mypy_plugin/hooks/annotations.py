@@ -163,9 +163,15 @@ class _Resolver:
 
     def dtype(self, t: Type) -> tuple[bool, str | None]:
         """(is this item a dtype?, which one if known). Names (strings), formats and None are not."""
+        text = t.literal_value if isinstance(t, RawExpressionType) else None
+        if isinstance(text, str) and text.startswith(EXPR_PREFIX):
+            return self.named_dtype(text[len(EXPR_PREFIX):])  # ``cfg.in_dtype`` kept as text
         if not isinstance(t, UnboundType) or t.args or t.original_str_expr is not None or t.name == "None":
             return False, None
-        sym = self.lookup(t.name)
+        return self.named_dtype(t.name)
+
+    def named_dtype(self, name: str) -> tuple[bool, str | None]:
+        sym = self.lookup(name)
         node = sym.node if sym is not None else None
         if node is None:
             return True, None

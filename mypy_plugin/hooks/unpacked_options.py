@@ -34,7 +34,8 @@ def signature_hook(ctx: FunctionSigContext) -> FunctionLike:
         if not spread:
             return sig
         any_t = AnyType(TypeOfAny.special_form)
-        types = [any_t if any(a is s for a in actuals for s in spread) else t for t, actuals in zip(sig.arg_types, ctx.args)]
+        types = [any_t if any(a is s for a in actuals for s in spread) else t
+                 for t, actuals in zip(sig.arg_types, ctx.args)]
         return sig.copy_modified(arg_types=types)
     except Exception as err:  # never crash mypy: mypy's own answer
         degrade(err)

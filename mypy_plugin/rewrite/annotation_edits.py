@@ -205,6 +205,8 @@ class AnnotationRewriter:
                 text = self._dim_text(e)
                 if text != src.text(e):
                     self._replace(e, text)
+        elif self._foreign(node):
+            self._replace(node, self._text_item(node))  # cfg.shape: read by the type hook (or unknown)
         elif not _safe_dim(node):
             self._replace(node, UNKNOWN_SHAPE)  # Tensor(x.shape, DT): a shape we cannot see
 
@@ -214,6 +216,8 @@ class AnnotationRewriter:
             alias = self._alias(node.id)
             if isinstance(alias, ast.Attribute) and dotted(alias) is not None:  # _BH = pypto.DYNAMIC
                 return self.src.one_line(alias)
+        if self._foreign(node):
+            return self._text_item(node)
         if _safe_dim(node):
             return self.src.one_line(node)
         value = self.consts.int_value(node)
@@ -232,8 +236,23 @@ class AnnotationRewriter:
             if isinstance(alias, ast.Attribute) and dotted(alias) is not None:  # HALF = pypto.DT_FP16
                 self._replace(node, self.src.one_line(alias))
             return
-        if not _safe_dim(node):
+        if self._foreign(node):
+            self._replace(node, self._text_item(node))
+        elif not _safe_dim(node):
             self._unknown_item(node)
+
+    def _foreign(self, node: ast.expr) -> bool:
+        """``cfg.in_dtype``, ``dims.ROWS``: a dotted name that is not pypto's. Kept as a type, mypy
+        looks its head up as a type while it binds the function's type variables, and reports
+        ``Name "cfg.in_dtype" is not defined`` for an object's attribute (a module's passes);
+        as text, the type hook looks it up quietly (an object's attribute is unknown)."""
+        name = dotted(node) if isinstance(node, ast.Attribute) else None
+        return name is not None and name.split(".", 1)[0] not in self.names.imported
+
+    @staticmethod
+    def _text_item(node: ast.expr) -> str:
+        # repr: a valid one-line literal whatever the text holds (quotes, backslashes).
+        return repr(EXPR_PREFIX + ast.unparse(node))
 
     # --- module constants and the helper import ---------------------------------------
     def annotate_constants(self) -> None:
