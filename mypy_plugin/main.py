@@ -137,16 +137,18 @@ class PyptoPlugin(Plugin):
         if fullname not in self._function_hooks:
             self._function_hooks[fullname] = call_forms.wrap(fullname, self._function_hook(fullname))
         hook = self._function_hooks[fullname]
-        if hook is None and self.config.host_calls:
+        if hook is None:
             # Not cached: a daemon run may find the name bound to something else.
             return self._call_hook(fullname)
         return hook
 
     def _call_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        """A call of a jit kernel (host code) or of a tensor helper (from a kernel)."""
-        if fullname in call_sites.LOCAL_KERNELS:
+        """A call of a jit kernel (host code), of a tensor helper (from a kernel), or of a kernel
+        factory (its result is the runtime wrapper's callable)."""
+        host_calls = self.config.host_calls
+        if host_calls and fullname in call_sites.LOCAL_KERNELS:
             return call_sites.kernel_call_hook
-        if fullname.startswith(_NEVER_KERNELS):
+        if fullname.startswith(_NEVER_KERNELS) or "." not in fullname:
             return None
         try:
             sym = self.lookup_fully_qualified(fullname)
@@ -155,9 +157,11 @@ class PyptoPlugin(Plugin):
             return None
         if sym is None:
             return None
-        if decorators.jit_kernel(sym.node) is not None:
+        if host_calls and decorators.jit_kernel(sym.node) is not None:
             return call_sites.kernel_call_hook
-        return self._helper_calls.hook if helpers.helper_function(sym.node) is not None else None
+        if host_calls and helpers.helper_function(sym.node) is not None:
+            return self._helper_calls.hook
+        return kernel_calls.factory_hook if kernel_calls.is_factory(sym.node) else None
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         if fullname in builtin_minmax.NAMES:

@@ -12,6 +12,11 @@ length mypy cannot know (``k(*inputs, a, b)``, ``k(**opts)``): mypy maps such a 
 parameter and counts the arguments after it as extra, while 0.2.0 binds them; the boundary checks
 (``pypto-call-args``) judge those calls where host evaluation knows the list.
 
+A kernel factory's call (``make(8)``, a module-level function that returns the jit kernel it
+defines) gives that callable too, whatever the factory's annotation claims: 0.2.0 binds the call
+of the result at run time, so ``-> Callable[[Tensor, Tensor], ...]`` over a six-parameter kernel
+is no count error at the call.
+
 A call through a variable stays permissive: with ``allow_redefinition`` (on in PyPTO modules),
 the daemon re-checks a function body with the variable's narrowed type, which names the kernel
 where a cold run did not, and a message would differ between the two.
@@ -19,8 +24,8 @@ where a cold run did not, and a message would differ between the two.
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_STAR, ARG_STAR2, CallExpr, Decorator, RefExpr
-from mypy.plugin import CheckerPluginInterface, FunctionSigContext
+from mypy.nodes import ARG_STAR, ARG_STAR2, CallExpr, Decorator, FuncDef, RefExpr, ReturnStmt, Statement, SymbolNode
+from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext
 from mypy.types import (
     AnyType,
     CallableType,
@@ -35,6 +40,7 @@ from mypy.types import (
 
 from ..bridge.tensor_types import is_tensor
 from ..debug import degrade
+from ..kernel.body_walk import body_has
 from ..kernel.decorators import jit_kernel
 from ..knowledge.frontend import JIT_KERNEL_TYPE
 
@@ -79,7 +85,7 @@ def _unknown_length(call: CallExpr, api: CheckerPluginInterface) -> bool:
     for arg, kind in zip(call.args, call.arg_kinds):
         if kind not in (ARG_STAR, ARG_STAR2):
             continue
-        with api.msg.filter_errors():  # type: ignore[attr-defined]  # mypy reports the argument's own errors
+        with api.msg.filter_errors():  # mypy reports the argument's own errors
             t = get_proper_type(api.get_expression_type(arg))
         if kind == ARG_STAR and not isinstance(t, TupleType):
             return True
@@ -103,3 +109,23 @@ def signature_hook(ctx: FunctionSigContext) -> FunctionLike:
     except Exception as err:  # never crash mypy: the permissive signature
         degrade(err)
         return permissive
+
+
+def _returns_kernel(s: Statement) -> bool:
+    return isinstance(s, ReturnStmt) and isinstance(s.expr, RefExpr) and isinstance(s.expr.node, Decorator) and (
+        jit_kernel(s.expr.node) is not None)
+
+
+def is_factory(node: SymbolNode | None) -> bool:
+    """A function whose body returns a jit kernel it defines (``return kernel``)."""
+    return isinstance(node, FuncDef) and body_has(node, _returns_kernel)
+
+
+def factory_hook(ctx: FunctionContext) -> Type:
+    """The call of a kernel factory: the runtime wrapper's callable (see the module docstring)."""
+    try:
+        fallback = ctx.api.named_generic_type(JIT_KERNEL_TYPE, [])
+        return CallableType([_any(), _any()], [ARG_STAR, ARG_STAR2], [None, None], _any(), fallback)
+    except Exception as err:  # never crash mypy: the factory's declared type
+        degrade(err)
+        return ctx.default_return_type

@@ -15,7 +15,7 @@ from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContex
 from mypy.types import AnyType, TupleType, Type, TypeOfAny
 
 from ..bridge import diagnostics
-from ..bridge.tensor_types import is_tensor, result_type, tensor_type, tensor_val
+from ..bridge.tensor_types import result_type, tensor_type, tensor_val
 from ..calls import call_sites, coverage, op_coverage
 from ..config import PluginConfig
 from ..debug import degrade

@@ -27,7 +27,7 @@ def signature_hook(ctx: FunctionSigContext) -> FunctionLike:
         spread = []
         for arg, kind in zip(call.args, call.arg_kinds):
             if kind == ARG_STAR2:
-                with ctx.api.msg.filter_errors():  # type: ignore[attr-defined]  # reported when mypy checks it
+                with ctx.api.msg.filter_errors():  # reported when mypy checks it
                     t = get_proper_type(ctx.api.get_expression_type(arg))
                 if not isinstance(t, TypedDictType):
                     spread.append(arg)
