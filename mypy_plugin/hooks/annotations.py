@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Final
 
-from mypy.nodes import AssignmentStmt, CallExpr, MypyFile, NameExpr, RefExpr, SymbolTableNode, TypeInfo, Var
+from mypy.nodes import AssignmentStmt, CallExpr, FuncDef, MypyFile, NameExpr, RefExpr, SymbolTableNode, TypeInfo, Var
 from mypy.plugin import AnalyzeTypeContext
 from mypy.server.trigger import make_trigger
 from mypy.types import (
@@ -26,6 +26,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from ..bridge.folding import note_unread
 from ..bridge.tensor_types import TENSOR, dtype_of_value, tensor_type
 from ..debug import degrade
 from ..knowledge.arith import int_of_ast
@@ -71,6 +72,11 @@ class _Resolver:
         add = getattr(semanal, "add_plugin_dependency", None)
         if add is not None:
             add(make_trigger(fullname))
+
+    def reader(self) -> str | None:
+        """The function whose annotation this is (SemanticAnalyzer internals; None if they move)."""
+        func = getattr(getattr(getattr(self.ctx.api, "api", None), "scope", None), "function", None)
+        return func.fullname if isinstance(func, FuncDef) else None
 
     def rebound_here(self, var: Var) -> bool:
         """``from dims import *`` then ``ROWS = 16``: mypy binds this module's ``ROWS`` to dims'
@@ -137,6 +143,7 @@ class _Resolver:
                 if type(known) is int:
                     return known
             # A closure variable, factory parameter or dynamic symbol: unknown but named.
+            note_unread(node, self.reader())
             return name
         return None
 

@@ -173,13 +173,16 @@ def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str]
     for i, (declared, arg) in enumerate(zip(params.declared, site.args)):
         t = describe(arg)
         shape = declared.shape
-        if t.shape is not None and shape is None:
+        if t.shape is None:
+            pass
+        elif shape is None:
             shape = t.shape
-        elif t.shape is not None and spec.runtime_shapes:
+        elif spec.runtime_shapes:
             # The tensor's dims and rank, whatever the annotation says; a dynamic dim stays -1, by
             # position (probed: [DYNAMIC, STATIC] given [8, 4, 2] traces [-1, 4, 2]).
-            shape = tuple(shape[k] if k < len(shape) and is_dynamic(shape[k]) else g for k, g in enumerate(t.shape))
-        elif t.shape is not None and len(shape) == len(t.shape):
+            written = shape
+            shape = tuple(written[k] if k < len(written) and is_dynamic(written[k]) else g for k, g in enumerate(t.shape))
+        elif len(shape) == len(t.shape):
             # every known dim agrees (no finding): fill in the rest
             shape = tuple(d if isinstance(d, int) else t.shape[k] for k, d in enumerate(shape))
         dtype = declared.dtype

@@ -197,3 +197,40 @@ def test_ops_in_helpers_count_for_the_kernel_that_calls_them(tmp_path: Path, mon
         "coverage: 2 kernels: 2 with declared shapes, 0 with call-site shapes, 0 unknown "
         "(2 of 2 = 100% checked with concrete shapes); ops: 2 of 4 = 50% checked with known shapes and tiles",
     ]
+
+
+CONSTANTS_KERNEL = '''
+import pypto
+from consts import ROWS, TILE_C
+from typed_consts import COLS
+
+
+@pypto.frontend.jit
+def k(x: pypto.Tensor([ROWS, COLS], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, TILE_C)
+    out[:] = x.sum(-1, keepdim=True)
+'''
+
+
+def test_constants_whose_value_is_not_read_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # consts.py never mentions pypto: its plain ints are not part of its interface for mypy (reading
+    # them would make warm and daemon runs differ from cold ones), so the kernel's dim and tile are
+    # unknown; the report names each constant and the fix. A Final constant is read.
+    (tmp_path / "consts.py").write_text("TILE_C = 4\nROWS = 8\n")
+    (tmp_path / "typed_consts.py").write_text("from typing import Final\n\nCOLS: Final = 64\n")
+    (tmp_path / "k.py").write_text(textwrap.dedent(CONSTANTS_KERNEL))
+    monkeypatch.chdir(tmp_path)
+    assert main(["--coverage", "k.py"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-4:-1] == [
+        "  k.py:10: Tensor.sum: input shape or dtype unknown",
+        "  consts.ROWS: a module constant whose value mypy does not keep (a plain int of a module that does not "
+        "mention pypto, or one bound more than once): its value is not read; declare it `ROWS: Final = ...` in consts",
+        "  consts.TILE_C: a module constant whose value mypy does not keep (a plain int of a module that does not "
+        "mention pypto, or one bound more than once): its value is not read; declare it `TILE_C: Final = ...` in "
+        "consts",
+    ]
+    assert main(["--coverage", "--output", "json", "k.py"]) == 0
+    entry = json.loads(capsys.readouterr().out)["coverage"][0]
+    assert entry["unread_constants"] == ["consts.ROWS", "consts.TILE_C"]
