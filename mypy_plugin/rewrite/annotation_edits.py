@@ -21,6 +21,11 @@ ANY_ALIAS: Final = ALIAS_PREFIX + "Any"  # also "a dtype we cannot see" inside a
 _TENSOR_NAMES: Final = frozenset({"Tensor", "tensor"})
 _POSITIONAL_KEYWORDS: Final = frozenset({"shape", "dtype", "format"})
 UNKNOWN_SHAPE: Final = "..."  # Tensor[..., DT]: any shape
+# An extra item after a shape written as a tuple that holds DYNAMIC, DYN, STATIC or ``...``: 0.2.0
+# raises ``ValueError: Invalid value type`` there (a list works), and the rewritten annotation has
+# a list (kernel/signature.py reports it; the type hook ignores strings).
+TUPLE_SHAPE: Final = "!tuple-shape"
+_STATUS: Final = frozenset({"DYNAMIC", "DYN", "STATIC"})
 
 
 class PyptoNames:
@@ -135,8 +140,9 @@ class AnnotationRewriter:
             else:
                 src.blank(paren, end)
             return
+        shape = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "shape"), None)
         src.replace(paren, paren + 1, "[")
-        src.replace(end - 1, end, "]")
+        src.replace(end - 1, end, f", {TUPLE_SHAPE!r}]" if self._status_tuple(shape) else "]")
         for i, arg in enumerate(node.args):
             if i == 0:
                 self._shape(arg)
@@ -154,6 +160,10 @@ class AnnotationRewriter:
 
     def _subscript(self, node: ast.Subscript) -> None:
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if items and self._status_tuple(items[0]):
+            end = self.src.end(node)
+            self.src.expect(end - 1, b"]")
+            self.src.insert(end - 1, f", {TUPLE_SHAPE!r}")
         for i, item in enumerate(items):
             if isinstance(item, ast.Dict):
                 self._dict(item, first=i == 0)
@@ -240,6 +250,26 @@ class AnnotationRewriter:
             self._replace(node, self._text_item(node))
         elif not _safe_dim(node):
             self._unknown_item(node)
+
+    def _status_tuple(self, node: ast.expr | None) -> bool:
+        """A shape written as a tuple (or a module constant holding one) with DYNAMIC, DYN, STATIC or ``...``."""
+        if isinstance(node, ast.Name):
+            alias = self._alias(node.id)
+            node = alias if isinstance(alias, ast.Tuple) else node
+        return isinstance(node, ast.Tuple) and any(self._status_item(e) for e in node.elts)
+
+    def _status_item(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.Constant) and node.value is Ellipsis:
+            return True
+        if isinstance(node, ast.Name):
+            alias = self._alias(node.id)
+            if isinstance(alias, ast.Attribute):
+                node = alias  # _BH = pypto.DYNAMIC
+            else:
+                return node.id in _STATUS and node.id in self.names.imported
+        name = dotted(node) if isinstance(node, ast.Attribute) else None
+        head, _, last = (name or "").rpartition(".")
+        return last in _STATUS and head in self.names.modules
 
     def _foreign(self, node: ast.expr) -> bool:
         """``cfg.in_dtype``, ``dims.ROWS``: a dotted name that is not pypto's. Kept as a type, mypy
