@@ -29,7 +29,7 @@ from ..bridge.diagnostics import report
 from ..bridge.tensor_types import is_tensor, tensor_val
 from ..knowledge.codes import kernel_codes as codes
 from ..knowledge.findings import Finding
-from ..rewrite.annotation_edits import TUPLE_SHAPE
+from ..rewrite.annotation_items import TUPLE_SHAPE
 from ..rewrite.kernel_returns import KERNEL_RETURN_ALIAS
 from .body_walk import statements
 

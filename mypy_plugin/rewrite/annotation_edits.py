@@ -6,6 +6,7 @@ import ast
 from typing import Final
 
 from .edit_proof import CONSTANT, IMPORT
+from .annotation_items import TUPLE_SHAPE, PyptoNames, foreign, status_tuple
 from .local_constants import LocalConstant
 from .module_constants import ModuleConstants, dotted
 from .reparse_guard import ALIAS_PREFIX
@@ -18,49 +19,8 @@ CONST_ALIAS: Final = ALIAS_PREFIX + "Const"
 CONST_TUPLE_ALIAS: Final = ALIAS_PREFIX + "ConstTuple"
 CONST_MARKER: Final = "ForwardRef"  # the typing name both aliases import (rewrite_markers.py says why)
 ANY_ALIAS: Final = ALIAS_PREFIX + "Any"  # also "a dtype we cannot see" inside a tensor annotation
-_TENSOR_NAMES: Final = frozenset({"Tensor", "tensor"})
 _POSITIONAL_KEYWORDS: Final = frozenset({"shape", "dtype", "format"})
 UNKNOWN_SHAPE: Final = "..."  # Tensor[..., DT]: any shape
-# An extra item after a shape written as a tuple that holds DYNAMIC, DYN, STATIC or ``...``: 0.2.0
-# raises ``ValueError: Invalid value type`` there (a list works), and the rewritten annotation has
-# a list (kernel/signature.py reports it; the type hook ignores strings).
-TUPLE_SHAPE: Final = "!tuple-shape"
-_STATUS: Final = frozenset({"DYNAMIC", "DYN", "STATIC"})
-
-
-class PyptoNames:
-    """How this module spells ``pypto`` and ``pypto.Tensor`` (``import pypto as pt``,
-    ``from pypto import Tensor as PT``); a local ``Tensor`` class is not pypto's."""
-
-    def __init__(self, nodes: list[ast.AST]) -> None:
-        """``nodes``: the module's imports and class definitions (other nodes are passed over)."""
-        self.modules = {"pypto"}
-        self.tensors: set[str] = set()
-        self.imported: set[str] = {"pypto"}  # every name bound by importing pypto or from it
-        star = False
-        local: set[str] = set()
-        for node in nodes:
-            if isinstance(node, ast.ClassDef):
-                local.add(node.name)
-            elif isinstance(node, ast.Import):
-                self.modules.update(a.asname for a in node.names if a.name == "pypto" and a.asname)
-                self.imported.update((a.asname or a.name).split(".")[0] for a in node.names
-                                     if a.name.split(".")[0] == "pypto")
-            elif isinstance(node, ast.ImportFrom) and node.module == "pypto" and node.level == 0:
-                star = star or any(a.name == "*" for a in node.names)
-                self.tensors.update(a.asname or a.name for a in node.names if a.name in _TENSOR_NAMES)
-            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "pypto" and node.level == 0:
-                self.imported.update(a.asname or a.name for a in node.names if a.name != "*")
-        if star:
-            self.tensors |= _TENSOR_NAMES
-        self.tensors -= local
-
-    def is_tensor(self, node: ast.expr) -> bool:
-        name = dotted(node)
-        if name is None:
-            return False
-        head, _, last = name.rpartition(".")
-        return last in self.tensors if not head else head in self.modules and last in _TENSOR_NAMES
 
 
 def _safe_dim(node: ast.expr) -> bool:
@@ -252,32 +212,13 @@ class AnnotationRewriter:
             self._unknown_item(node)
 
     def _status_tuple(self, node: ast.expr | None) -> bool:
-        """A shape written as a tuple (or a module constant holding one) with DYNAMIC, DYN, STATIC or ``...``."""
         if isinstance(node, ast.Name):
             alias = self._alias(node.id)
             node = alias if isinstance(alias, ast.Tuple) else node
-        return isinstance(node, ast.Tuple) and any(self._status_item(e) for e in node.elts)
-
-    def _status_item(self, node: ast.expr) -> bool:
-        if isinstance(node, ast.Constant) and node.value is Ellipsis:
-            return True
-        if isinstance(node, ast.Name):
-            alias = self._alias(node.id)
-            if isinstance(alias, ast.Attribute):
-                node = alias  # _BH = pypto.DYNAMIC
-            else:
-                return node.id in _STATUS and node.id in self.names.imported
-        name = dotted(node) if isinstance(node, ast.Attribute) else None
-        head, _, last = (name or "").rpartition(".")
-        return last in _STATUS and head in self.names.modules
+        return status_tuple(node, self.names, self._alias)
 
     def _foreign(self, node: ast.expr) -> bool:
-        """``cfg.in_dtype``, ``dims.ROWS``: a dotted name that is not pypto's. Kept as a type, mypy
-        looks its head up as a type while it binds the function's type variables, and reports
-        ``Name "cfg.in_dtype" is not defined`` for an object's attribute (a module's passes);
-        as text, the type hook looks it up quietly (an object's attribute is unknown)."""
-        name = dotted(node) if isinstance(node, ast.Attribute) else None
-        return name is not None and name.split(".", 1)[0] not in self.names.imported
+        return foreign(node, self.names)
 
     @staticmethod
     def _text_item(node: ast.expr) -> str:
