@@ -497,10 +497,11 @@ class Tensor(Generic[_S, _D]):
     @property
     def dtype(self) -> DataType: ...
     # Each dim is an int (static) or a SymbolicScalar (dynamic) at run time, which only the mypy
-    # plugin can tell apart: ``_Dim`` is both, so ``pypto.reshape(t, [t.shape[0], 8])`` type-checks
-    # (the plugin reports a dynamic dim there: pypto-not-concrete).
+    # plugin can tell apart (it gives list[int] or list[_Dim] for a tensor whose shape it knows):
+    # Any here, so that ``pypto.reshape(t, [t.shape[0], 8])`` (ints only) and a helper taking
+    # ``List[SymInt]`` both accept it, as 0.2.0 does for a static dim.
     @property
-    def shape(self) -> list[_Dim]: ...
+    def shape(self) -> list[Any]: ...
     @property
     def valid_shape(self) -> list[int | SymbolicScalar]: ...
     @property

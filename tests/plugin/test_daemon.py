@@ -36,15 +36,16 @@ def k(x: pypto.Tensor([16, 64], pypto.DT_FP16), out: pypto.Tensor([16, 1], pypto
 # narrowed type and reported it again naming the kernel (issue 37). A kernel as a value is the
 # runtime wrapper's callable (hooks/kernel_calls.py): no error either way.
 KERNEL_MAP = '''import pypto
+from tiles import COLS
 
 
 @pypto.frontend.jit
 def k(x: pypto.Tensor([16, 64], pypto.DT_FP16), out: pypto.Tensor([16, 1], pypto.DT_FP16), n: int):
-    pypto.set_vec_tile_shapes({tile})
+    pypto.set_vec_tile_shapes(16, COLS)
     out[:] = x.amax(-1, keepdim=True)
 
 
-_KERNELS = {{"normal": k}}
+_KERNELS = {"normal": k}
 reveal_type(_KERNELS)
 
 
@@ -95,10 +96,11 @@ SCENARIOS: dict[str, Scenario] = {
                       "    pypto.set_vec_tile_shapes(8, 64)\n    out[:] = x + x\n"},
         "dims.py", "ROWS = 8", "ROWS = 16",
     ),
-    # A kernel through a dict, in a module whose other targets the edit re-checks (issue 37).
+    # A kernel through a dict; the edit is in another module, so the daemon re-checks this module's
+    # targets without parsing it again (issue 37).
     "kernel_called_through_a_dict": Scenario(
-        {"kernel.py": KERNEL_MAP.format(tile="16, 16")}, "kernel.py",
-        "set_vec_tile_shapes(16, 16)", "set_vec_tile_shapes(16, 8)",
+        {"tiles.py": "import pypto\n\nCOLS = 16\n", "kernel.py": KERNEL_MAP},
+        "tiles.py", "COLS = 16", "COLS = 8",
     ),
     # A plugin option: 0.3 has no reduction alignment rule.
     "plugin_option": Scenario(
