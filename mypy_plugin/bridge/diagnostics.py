@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from mypy.errorcodes import ErrorCode
+from mypy.errors import ErrorInfo
 from mypy.nodes import CallExpr, Context, MemberExpr
 from mypy.plugin import CheckerPluginInterface
 
@@ -38,7 +39,7 @@ def _named_release(text: str) -> str:
 def report(
     api: CheckerPluginInterface, finding: Finding, ctx: Context, *, op: str = "", unwatched: bool = False,
     once: bool = False,
-) -> None:
+) -> ErrorInfo | None:
     """Report a finding and its note: the one way every check's finding reaches mypy. ``op``
     prefixes the message with the op's name (``pypto.matmul: ...``) unless it already starts with
     it. ``unwatched``: from an operator hook, where mypy tries ``float.__add__`` and
@@ -48,9 +49,9 @@ def report(
     code = errorcodes.error_code(finding.code)
     if code is None:  # a finding whose code is not in the table is a bug: loud in debug mode
         degrade(KeyError(f"unknown error code {finding.code.name!r} (not in the code table)"))
-        return
+        return None
     if once and _already_reported(api, code, ctx):
-        return
+        return None
     message = finding.message if not op or finding.message.startswith(op) else f"{op}: {finding.message}"
     message, note = _named_release(message), _named_release(finding.note) if finding.note else finding.note
     with outside_watchers(api) if unwatched else contextlib.nullcontext():
@@ -58,6 +59,7 @@ def report(
         if note and info is not None:
             # Tied to its error, so the same ignore comment or disabled code hides both.
             api.msg.note(note, ctx, code=code, parent_error=info)
+    return info
 
 
 def _already_reported(api: CheckerPluginInterface, code: ErrorCode, ctx: Context) -> bool:

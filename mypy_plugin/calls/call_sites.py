@@ -21,7 +21,7 @@ from ..host.evaluate import CallSite
 from ..kernel.decorators import jit_kernel
 from ..kernel.parameters import kernel_parameters, written
 from ..knowledge.values import TensorVal
-from . import coverage, specialize
+from . import coverage, cross_module, specialize
 from .host_sites import module_sites
 
 # Fullnames of jit kernels defined inside functions (mypy names them by their bare name): the
@@ -94,6 +94,9 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
         return
     own = own_kernel(api, dec)
     notes = written(dec.func, len(params.declared)) if own else None
+    other = None if own else cross_module.other_module_function(api, dec)
+    if other is not None:
+        dtypes_written = cross_module.dtypes_written(api, *other, [p.name for p in params.spec.tensors])
     checked: set[tuple[object, ...]] = set()  # one check per tensor set (loops, helper calls)
     for site in sites:
         site_params, dtypes = at_call(params, notes, site.env) if notes is not None else (params, None)
@@ -102,12 +105,18 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
         for f in found:  # from the decorator hook: maybe under an overload's watcher
             report(api, f, where, unwatched=call is None)  # type: ignore[arg-type]
         vals = traced_with(site_params, site, dtypes) if dtypes is not None else None
-        if vals is not None and vals != params.declared and vals not in checked:  # else seen already
+        if other is not None and dtypes_written is not None:
+            vals = traced_with(site_params, site, dtypes_written)
+            if vals is not None and vals != params.declared and vals not in checked:
+                checked.add(vals)
+                cross_module.kernel_call(api, dec, *other, params, vals, where, site.line)
+        elif vals is not None and vals != params.declared and vals not in checked:  # else seen already
             checked.add(vals)
             names = [p.name for p in params.spec.tensors]
             note = specialize.call_note(api, site.line, site.via, names, vals)
             specialize.check(api, dec.func, dict(enumerate(vals)), note)
-        _record_call(api, dec, (site.line, site.via, vals) if vals is not None and _complete(vals) else None, own,
+        _record_call(api, dec, (site.line, site.via, vals) if vals is not None and _complete(vals) else None,
+                     own or other is not None and vals is not None,
                      rejected=bool(found) and vals is None, known=not own and known_tensors(site_params, site),
                      why=f"line {site.line}: {site.unknown or 'tensors of unknown shape or dtype'}")
     if not sites:
