@@ -72,7 +72,7 @@ def kernel_defined(api: object, dec: Decorator) -> None:
     if isinstance(path, str):
         params = kernel_parameters(dec.func)
         declared = None if params is None else list(zip((p.name for p in params.spec.tensors), params.declared))
-        coverage.kernel_defined(path, dec.func.line, dec.func.name, declared)
+        coverage.kernel_defined(path, dec.func.line, dec.func.name, declared, dec.func.fullname)
 
 
 def _enclosing_function(api: object) -> FuncDef | None:

@@ -13,6 +13,7 @@ import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..bridge import folding
 from ..knowledge.shapes import is_dynamic
 from ..knowledge.values import TensorVal
 
@@ -22,6 +23,7 @@ class Kernel:
     path: str
     line: int
     name: str
+    fullname: str = ""  # the kernel function's (what :data:`folding.UNREAD` is keyed by)
     # "x: shape from the runtime tensor", ... ([] = declared; None: its definition was not
     # checked in this run, only calls of it: not listed)
     unknown: list[str] | None = None
@@ -80,6 +82,8 @@ class Collector:
     ops: dict[str, dict[OpId, OpSeen]] = field(default_factory=dict)
     # "path:line:name" of a function -> the helpers it calls ("path:line:name")
     calls: dict[str, set[str]] = field(default_factory=dict)
+    # a function's fullname -> the module constants it needed and mypy keeps no value of
+    unread: dict[str, set[str]] = field(default_factory=dict)
 
     def kernel(self, path: str, line: int, name: str) -> Kernel:
         k = self.kernels.get((path, line, name))
@@ -95,10 +99,12 @@ _active: list[Collector] = []
 def collecting() -> Iterator[Collector]:
     collector = Collector()
     _active.append(collector)
+    folding.UNREAD = collector.unread
     try:
         yield collector
     finally:
         _active.remove(collector)
+        folding.UNREAD = _active[-1].unread if _active else None
 
 
 def active() -> Collector | None:
@@ -127,11 +133,13 @@ def unknown_parts(params: list[tuple[str, TensorVal]]) -> list[str]:
     return out
 
 
-def kernel_defined(path: str, line: int, name: str, params: list[tuple[str, TensorVal]] | None) -> None:
+def kernel_defined(path: str, line: int, name: str, params: list[tuple[str, TensorVal]] | None,
+                   fullname: str = "") -> None:
     c = active()
     if c is None:
         return
     k = c.kernel(path, line, name)
+    k.fullname = fullname
     k.unknown = unknown_parts(params) if params is not None else ["its parameters are not read (*args, or a tensor after a non-tensor)"]
 
 

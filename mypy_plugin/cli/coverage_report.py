@@ -17,10 +17,15 @@ class Entry:
     call_sites: int
     reason: str
     ops: Ops = field(default_factory=Ops)
+    # module constants a dim or tile of the kernel needed and mypy keeps no value of ("consts.TILE_C")
+    unread: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"kernel": self.kernel, "checked": self.checked, "call_sites": self.call_sites, "reason": self.reason,
-                "ops": self.ops.to_json()}
+        out = {"kernel": self.kernel, "checked": self.checked, "call_sites": self.call_sites, "reason": self.reason,
+               "ops": self.ops.to_json()}
+        if self.unread:
+            out["unread_constants"] = list(self.unread)
+        return out
 
     def text(self) -> list[str]:
         path, line, name = self.kernel.rsplit(":", 2)
@@ -29,8 +34,16 @@ class Entry:
         elif self.checked == "call-sites":
             how = f"the tensors of {self.call_sites} call site{'s' if self.call_sites != 1 else ''}"
         else:
-            return [f"{path}:{line}: kernel {name}: shapes unknown ({self.reason})", *self.ops.text()]
-        return [f"{path}:{line}: kernel {name}: checked with {how}", *self.ops.text()]
+            return [f"{path}:{line}: kernel {name}: shapes unknown ({self.reason})", *self.ops.text(),
+                    *map(_unread_line, self.unread)]
+        return [f"{path}:{line}: kernel {name}: checked with {how}", *self.ops.text(), *map(_unread_line, self.unread)]
+
+
+def _unread_line(fullname: str) -> str:
+    module, _, name = fullname.rpartition(".")
+    return (f"  {fullname}: a module constant whose value mypy does not keep (a plain int of a module that does "
+            f"not mention pypto, or one bound more than once): its value is not read; declare it "
+            f"`{name}: Final = ...` in {module}")
 
 
 def _why_no_sites(k: Kernel) -> str:
@@ -62,12 +75,13 @@ def entries(collector: Collector) -> list[Entry]:
             continue  # defined outside the checked files
         ops = ops_of(collector, k.key, shown_path)
         k = replace(k, path=shown_path(k.path))
+        unread = tuple(sorted(collector.unread.get(k.fullname, ())))
         if not k.unknown:  # every call whose tensors are known was checked against the annotations
-            out.append(Entry(k.key, "declared", len(k.call_sites) + k.known_elsewhere, "", ops))
+            out.append(Entry(k.key, "declared", len(k.call_sites) + k.known_elsewhere, "", ops, unread))
         elif k.call_sites:
-            out.append(Entry(k.key, "call-sites", len(k.call_sites), "; ".join(k.unknown), ops))
+            out.append(Entry(k.key, "call-sites", len(k.call_sites), "; ".join(k.unknown), ops, unread))
         else:
-            out.append(Entry(k.key, "unknown", 0, f"{'; '.join(k.unknown)}; {_why_no_sites(k)}", ops))
+            out.append(Entry(k.key, "unknown", 0, f"{'; '.join(k.unknown)}; {_why_no_sites(k)}", ops, unread))
     return out
 
 

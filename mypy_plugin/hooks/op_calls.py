@@ -12,10 +12,10 @@ from typing import Final
 
 from mypy.nodes import Decorator, FuncDef, MypyFile, NameExpr
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
-from mypy.types import AnyType, CallableType, TupleType, Type, TypeOfAny, get_proper_type
+from mypy.types import AnyType, TupleType, Type, TypeOfAny
 
 from ..bridge import diagnostics
-from ..bridge.tensor_types import is_tensor, result_type, tensor_type, tensor_val
+from ..bridge.tensor_types import result_type, tensor_type, tensor_val
 from ..calls import call_sites, coverage, op_coverage
 from ..config import PluginConfig
 from ..debug import degrade
@@ -27,10 +27,11 @@ from ..kernel.tile_flow import TileFlowCache
 from ..knowledge.checks.out import Write, check_write, is_whole
 from ..knowledge.checks.registry import Call, Env, op_checks, recovered, run_checks
 from ..knowledge.findings import Finding
-from ..knowledge.frontend import JIT_KERNEL_TYPE, KERNEL_DECORATORS
+from ..knowledge.frontend import KERNEL_DECORATORS
 from ..knowledge.members import MISSING
 from ..knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
 from ..knowledge.tiles import NOT_SET, UNKNOWN, TileState
+from . import kernel_calls
 from .op_args import CallArgs
 
 
@@ -281,24 +282,6 @@ METHOD_TABLE = {f"pypto.Tensor.{name}": op for name, op in OPS.items()}
 FUNCTION_TABLE = {f"pypto.{name}": op for name, op in OPS.items() if not name.startswith("__")}
 
 
-def _relax_kernel(t: Type, api: CheckerPluginInterface, jit: bool) -> Type:
-    """A decorated kernel keeps its signature, but callers pass torch tensors (host code)
-    or tensors whose dims the annotation names differently: tensor parameters accept Any.
-    A jit kernel's function type becomes the stubs' ``_JitKernel`` (a ``function``): a mark
-    that mypy's cache keeps, unlike the decorators, so calls from other modules know it."""
-    p = get_proper_type(t)
-    if not isinstance(p, CallableType):
-        return t
-    any_t = AnyType(TypeOfAny.special_form)
-    relaxed = p.copy_modified(arg_types=[any_t if is_tensor(a) else a for a in p.arg_types])
-    if jit:
-        try:
-            relaxed = relaxed.copy_modified(fallback=api.named_generic_type(JIT_KERNEL_TYPE, []))
-        except Exception as err:  # a pypto without the stubs' class: unmarked
-            degrade(err)
-    return relaxed
-
-
 def decorator_hook(session: Session) -> Callable[[FunctionContext | MethodContext], Type]:
     def hook(ctx: FunctionContext | MethodContext) -> Type:
         """``@pypto.frontend.jit`` / ``@...jit(...)`` / ``@...function``: check the kernel's
@@ -311,7 +294,7 @@ def decorator_hook(session: Session) -> Callable[[FunctionContext | MethodContex
             degrade(err)
         try:
             jit = isinstance(ctx.context, Decorator) and decorated_with(ctx.context, KERNEL_DECORATORS)
-            return _relax_kernel(ctx.default_return_type, ctx.api, jit)
+            return kernel_calls.relaxed(ctx.default_return_type, ctx.api, jit)
         except Exception as err:
             degrade(err)
             return ctx.default_return_type

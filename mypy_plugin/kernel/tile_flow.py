@@ -107,7 +107,7 @@ class _Flow(ProgramOrder[_State]):
         self.depth = depth
         self.func = func
         followed, local = run.locals_of(func)
-        self.values = Evaluator(func, followed, local, run.read, shapes_given(given))
+        self.values = Evaluator(func, followed, local, run.read, shapes_given(given), kernel_copies.root(func).fullname)
         self.at: dict[int, TileState] = {}
         # id(helper call) -> the int and list values its parameters receive (by parameter name)
         self.call_values: dict[int, dict[str, Value]] = {}

@@ -10,7 +10,15 @@ FUNCTION: Final = "pypto.frontend.function"  # a helper called from kernels, not
 KERNEL_DECORATORS: Final = frozenset({JIT})
 DECORATORS: Final = frozenset({JIT, FUNCTION})  # the frontend's decorators: a kernel or a helper
 JIT_DECORATOR_CALL: Final = "pypto.frontend._JitDecorator.__call__"  # ``@pypto.frontend.jit(...)``
-JIT_KERNEL_TYPE: Final = "pypto.frontend._JitKernel"  # a jit kernel's function type (see hooks._relax_kernel)
+JIT_KERNEL_TYPE: Final = "pypto.frontend._JitKernel"  # a jit kernel's function type (see hooks/kernel_calls.py)
+# The runtime options 0.2.0 has (its options tree, ``pypto.get_options_tree()``, the ``runtime.`` keys):
+# another key in ``runtime_options`` raises ``IndexError: map::at`` at the kernel's first call
+# (rule: jit-runtime-options; probed with launch_sched_aicpu_num).
+RUNTIME_OPTIONS: Final = frozenset({
+    "device_sched_mode", "ready_on_host_tensors", "run_mode", "stitch_cfgcache_size", "stitch_function_inner_memory",
+    "stitch_function_max_num", "stitch_function_num_initial", "stitch_function_num_step",
+    "stitch_function_outcast_memory", "stitch_function_size", "triple_stream_sched", "valid_shape_optimize",
+})
 # Host code is read with ``ast`` before any name is resolved: a jit decorator is known by its last name.
 _JIT_NAME: Final = JIT.rsplit(".", 1)[1]
 

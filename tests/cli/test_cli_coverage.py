@@ -228,7 +228,7 @@ import pypto
 
 
 def make(rows):
-    @pypto.frontend.jit
+    @pypto.frontend.jit()
     def k(x: pypto.Tensor([rows, 64], pypto.DT_FP32), w: pypto.Tensor([32, 16], pypto.DT_FP32),
           b: pypto.Tensor([rows, 48], pypto.DT_FP32), out: pypto.Tensor([rows, 1], pypto.DT_FP32)):
         pypto.set_vec_tile_shapes(8, 4)
@@ -242,7 +242,7 @@ def make(rows):
 
 
 def make_unknown(n):
-    @pypto.frontend.jit
+    @pypto.frontend.jit()
     def k2(x: pypto.Tensor([], pypto.DT_FP32), y: pypto.Tensor([8, 64]), out: pypto.Tensor([8, 1], pypto.DT_FP32)):
         pypto.set_vec_tile_shapes(8, n)
         out[:] = (x + y).sum(-1, keepdim=True)
@@ -286,3 +286,40 @@ def test_an_op_is_reached_when_each_of_its_checks_had_its_facts(tmp_path: Path, 
         "with concrete shapes); ops: 3 of 5 = 60% reached (every check that applies ran), 0 = 0% with every "
         "shape and tile known",
     ]
+
+
+CONSTANTS_KERNEL = '''
+import pypto
+from consts import ROWS, TILE_C
+from typed_consts import COLS
+
+
+@pypto.frontend.jit
+def k(x: pypto.Tensor([ROWS, COLS], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, TILE_C)
+    out[:] = x.sum(-1, keepdim=True)
+'''
+
+
+def test_constants_whose_value_is_not_read_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # consts.py never mentions pypto: its plain ints are not part of its interface for mypy (reading
+    # them would make warm and daemon runs differ from cold ones), so the kernel's dim and tile are
+    # unknown; the report names each constant and the fix. A Final constant is read.
+    (tmp_path / "consts.py").write_text("TILE_C = 4\nROWS = 8\n")
+    (tmp_path / "typed_consts.py").write_text("from typing import Final\n\nCOLS: Final = 64\n")
+    (tmp_path / "k.py").write_text(textwrap.dedent(CONSTANTS_KERNEL))
+    monkeypatch.chdir(tmp_path)
+    assert main(["--coverage", "k.py"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-4:-1] == [
+        "  k.py:10: Tensor.sum: reduce-align skipped, no vec tile entry 1",
+        "  consts.ROWS: a module constant whose value mypy does not keep (a plain int of a module that does not "
+        "mention pypto, or one bound more than once): its value is not read; declare it `ROWS: Final = ...` in consts",
+        "  consts.TILE_C: a module constant whose value mypy does not keep (a plain int of a module that does not "
+        "mention pypto, or one bound more than once): its value is not read; declare it `TILE_C: Final = ...` in "
+        "consts",
+    ]
+    assert main(["--coverage", "--output", "json", "k.py"]) == 0
+    entry = json.loads(capsys.readouterr().out)["coverage"][0]
+    assert entry["unread_constants"] == ["consts.ROWS", "consts.TILE_C"]

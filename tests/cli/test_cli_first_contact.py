@@ -19,7 +19,7 @@ import pypto
 
 
 def make(rows: int):
-    @pypto.frontend.jit
+    @pypto.frontend.jit()
     def kernel(a: pypto.Tensor([rows, 8], pypto.DT_FP32), b: pypto.Tensor([], pypto.DT_FP32),
                out: pypto.Tensor([rows, 8], pypto.DT_FP32)):
         pypto.set_vec_tile_shapes(8, 8)

@@ -63,12 +63,12 @@ CODE_RULES: list[tuple[str, str]] = [
     (r"Tensor dimension mismatch|batchSize invalid", "pypto-matmul-rank"),
     (r"Axis is not in the reasonable range|Transpose dim \d+ is invalid|The value in dim is out of range", "pypto-axis"),
     (r"Return statements are not allowed|Return annotation is not allowed|Non-tensor parameters must come after|"
-     r"function nested is not allowed", "pypto-kernel-signature"),
+     r"function nested is not allowed|ValueError: Invalid value type", "pypto-kernel-signature"),
     (r"Empty tensor\.", "pypto-use-after-move"),
     (r"FwkOp tile shape's last dim is not aligned", "pypto-reshape-align"),
     (r"Compare\(\): incompatible function arguments", "pypto-compare-int"),
     (r"NameError: name '\w+' is not defined", "pypto-kernel-scope"),
-    (r"jit\(\) got an unexpected keyword argument", "pypto-jit-keyword"),
+    (r"jit\(\) got an unexpected keyword argument|IndexError: map::at", "pypto-jit-keyword"),
     (r"While is not supported by the PTO parser", "pypto-kernel-while"),
     (r"lhs\.size\(\):\d+, rhs\.size\(\):\d+, func Add, file tensor_offset", "pypto-view-rank"),
     (r"\b[mkn] must have (?:exactly 2|2 or 3) elements", "pypto-cube-tile-entries"),
@@ -479,4 +479,6 @@ def compile_file(path: str, workdir: str, python: str | None = None, timeout: in
     v = classify(dummy, out, rc, plog)
     if v.code == "pypto-jit-keyword":  # raised by the decorator when the module is imported
         v.candidates = [i for i, ln in enumerate(src.splitlines(), 1) if ln.startswith("@") and "jit(" in ln]
+    elif v.code == "pypto-kernel-signature" and v.line is None:  # raised by the def (its annotations) on import
+        v.candidates = [i for i, ln in enumerate(src.splitlines(), 1) if ln.lstrip().startswith("def ")]
     return v
