@@ -26,7 +26,7 @@ from .bridge import diagnostics
 from .bridge.tensor_types import TENSOR
 from .calls import call_sites, helpers
 from .debug import degrade
-from .hooks import attributes, builtin_minmax, call_forms, jit_options, module_options, op_calls
+from .hooks import attributes, builtin_minmax, call_forms, jit_options, module_options, op_calls, session
 from .hooks.annotations import analyze_tensor
 from .kernel import decorators
 from .knowledge import frontend
@@ -76,7 +76,7 @@ class PyptoPlugin(Plugin):
             # Like mypy's own config errors: one line, exit status 2, no traceback.
             sys.stderr.write(f"{options.config_file}: error: {err}\n")
             raise SystemExit(2) from None
-        self.session = op_calls.Session(self.config)
+        self.session = session.Session(self.config)
         self._helper_calls = helpers.HelperCalls(self.session)
         config.activate(self.config)
         # `dmypy run` loads the plugin again on each run and restarts when a plugin module's

@@ -11,6 +11,9 @@ KERNEL_DECORATORS: Final = frozenset({JIT})
 DECORATORS: Final = frozenset({JIT, FUNCTION})  # the frontend's decorators: a kernel or a helper
 JIT_DECORATOR_CALL: Final = "pypto.frontend._JitDecorator.__call__"  # ``@pypto.frontend.jit(...)``
 JIT_KERNEL_TYPE: Final = "pypto.frontend._JitKernel"  # a jit kernel's function type (see hooks._relax_kernel)
+# ... of one whose calls 0.2.0 checks: ``debug_options={"runtime_debug_mode": 3}`` on the decorator
+JIT_KERNEL_CHECKED_TYPE: Final = "pypto.frontend._JitKernelChecked"
+DEBUG_MODE_CHECKS_CALLS: Final = 3  # pypto.frontend DebugMode.CHECKATTR
 # Host code is read with ``ast`` before any name is resolved: a jit decorator is known by its last name.
 _JIT_NAME: Final = JIT.rsplit(".", 1)[1]
 
@@ -20,3 +23,4 @@ def names_jit(decorator: ast.expr) -> bool:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
     return isinstance(target, (ast.Name, ast.Attribute)) and (
         target.id if isinstance(target, ast.Name) else target.attr) == _JIT_NAME
+

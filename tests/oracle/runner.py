@@ -90,6 +90,10 @@ CODE_RULES: list[tuple[str, str]] = [
      "pypto-op-dtype"),
     # the call of a kernel (host cases): 0.2.0's argument binding
     (r"not all tensors are contiguous", "pypto-call-layout"),
+    # runtime_debug_mode=3 (on the decorator, or set globally): the call's tensors against the annotations
+    (r"ValueError: The number of dimensions of \d+\w+ input tensor", "pypto-call-rank"),
+    (r"ValueError: The shape of \d+\w+ input tensor", "pypto-call-shape"),
+    (r"ValueError: The dtype of \d+\w+ input tensor", "pypto-call-dtype"),
     (r"Expected at least \d+ tensor argument|Too many positional arguments|Unknown keyword argument|"
      r"Missing required non-tensor argument|must not be a torch\.Tensor|object has no attribute 'device'",
      "pypto-call-args"),
