@@ -27,10 +27,13 @@ from .project_config import PLUGIN, find_config
 
 # Kernels have no return annotation (PyPTO forbids one), so also check untyped helpers. torch is
 # not analysed (host calls are read from the source; analysing torch costs a minute per cold run).
+# Signal first (no config, no --all) also leaves None-ness unchecked: 0.2.0 never fails on
+# ``x: pypto.Tensor = None`` or ``kwargs.get("x")`` passed on (docs/configuration.md).
 _GENERATED = (
-    f"[mypy]\nplugins = {PLUGIN}\ncheck_untyped_defs = True\n\n"
+    f"[mypy]\nplugins = {PLUGIN}\ncheck_untyped_defs = True\n{{strictness}}\n"
     "[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n"
 )
+_SIGNAL_FIRST_OPTIONS = "strict_optional = False\n"
 # What the machine outputs and signal first need from mypy: exact spans and codes, one line each.
 _PARSEABLE = ["--show-column-numbers", "--show-error-end", "--show-error-codes", "--no-pretty"]
 
@@ -90,7 +93,9 @@ def _check(opts: options.Options) -> int:
         )
     with tempfile.TemporaryDirectory(prefix="pypto-check-") as tmp:
         generated = Path(tmp) / "mypy.ini"
-        generated.write_text(_GENERATED, encoding="utf-8")
+        signal_first_run = config is None and not opts.show_all
+        strictness = _SIGNAL_FIRST_OPTIONS if signal_first_run else ""
+        generated.write_text(_GENERATED.replace("{strictness}", strictness), encoding="utf-8")
         return _run(opts, ["--config-file", str(generated)], user_config=config is not None)
 
 
@@ -106,7 +111,7 @@ def _run(opts: options.Options, config_args: list[str], *, user_config: bool) ->
     filtered = not (user_config or opts.show_all)
     if opts.fix or opts.diff:
         # what remains is listed as a check lists it: signal first
-        keep = signal_first.finding_shown(signal_first.SourceLines(Path.cwd())) if filtered else None
+        keep = signal_first.finding_shown(Path.cwd()) if filtered else None
         return fix_command(opts.paths, [*config_args, *opts.mypy_args], write=opts.fix, only=opts.fix_only,
                            styles=opts.fix_styles, shown=keep, hidden_line=formats.hidden_line)
     args = [*config_args, *opts.paths, *opts.mypy_args]
@@ -127,7 +132,7 @@ def _run(opts: options.Options, config_args: list[str], *, user_config: bool) ->
     shown = parsed.records
     hidden: list[records.Record] = []
     if filtered:
-        shown, hidden = signal_first.split(shown, signal_first.SourceLines(Path.cwd()))
+        shown, hidden = signal_first.split(shown, Path.cwd())
     fatal: list[str] = []
     if status == 2 or (status != 0 and not parsed.records):
         fatal = [*parsed.other, *stderr.splitlines()]

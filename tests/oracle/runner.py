@@ -56,7 +56,8 @@ CODE_RULES: list[tuple[str, str]] = [
     (r"shape not support binary operation|Only allow to expand one axis|"
      r"must match the size of tensor b \(\d+\) at non-singleton", "pypto-broadcast"),
     (r"Shape size not match|Invalid dstshape|capacity % x == 0|Their size actually are", "pypto-reshape"),
-    (r"The number of slice in key \(\d+\) must match the length of input Tensor", "pypto-out-shape"),
+    (r"The number of slice in key \(\d+\) must match the length of input Tensor|"
+     r"Assemble: src and dest requires same shape", "pypto-out-shape"),
     (r"TileShape dim num should same to input|Tile shape size \d+ is not matched the output shape size",
      "pypto-tile-rank"),
     (r"Non-FP8 inputs require identical dtypes|Unsupported output data type|unsupported dtype", "pypto-matmul-dtype"),
