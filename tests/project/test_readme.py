@@ -87,8 +87,9 @@ def test_every_pip_install_works_from_a_clone() -> None:
 
 @pytest.mark.parametrize("doc, name, contains", [
     ("README.md", "pyproject.toml", "[tool.mypy]"),
-    ("configuration.md", "pyproject.toml", "[tool.mypy]"),
+    ("configuration.md", "pyproject.toml", "[tool.pypto-stubs]"),
     ("configuration.md", "mypy.ini", "[pypto-stubs]"),
+    ("configuration.md", "pyproject.toml", "strict_optional = false"),  # pypto-check's default in plain mypy
 ])
 def test_config_snippets_enable_the_plugin(tmp_path: Path, doc: str, name: str, contains: str) -> None:
     lang = "toml" if name.endswith(".toml") else "ini"
@@ -127,7 +128,7 @@ def k(a: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.D
     pypto.set_vec_tile_shapes(8, 64)
     s = a.sum(-1, keepdims=True)
     t = pypto.no_such_op(a)
-    out[:] = a.sum(-1, keepdim=True)
+    out[:] = a.sum(-1, keepdim=True) * scale
 '''
 
 
