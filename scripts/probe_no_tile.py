@@ -123,8 +123,8 @@ def render(table: dict[str, dict[str, tuple[str, str]]], dtypes: list[str]) -> s
         "What 0.2.0 does with each op that has a tile regime when the kernel sets no vec tile: per op",
         "and input dtype, (verdict, the compiler's words); verdict ``F21004`` (tile shape not set, with the",
         "op the compiler names), ``SIGSEGV`` (a crash, no message), ``OK`` (compiles without a tile) or",
-        "``other`` (another error). Read by the ``pypto-tile-missing`` check (rule: vec-tile-required).",
-        "CALLS: the call compiled (``a``, ``b`` [8, 64] of the dtype, ``c`` bool, ``w`` [64]).",
+        "``other`` (another error first). Read by the ``pypto-tile-missing`` check (rule: vec-tile-required).",
+        "The kernels compiled are the script's (``kernel()``: [8, 64] inputs of the dtype, no tile).",
         '"""',
         "",
         "from __future__ import annotations",
@@ -133,16 +133,15 @@ def render(table: dict[str, dict[str, tuple[str, str]]], dtypes: list[str]) -> s
         "",
         f"PROBED: Final[tuple[str, ...]] = {tuple(dtypes)!r}",
         "",
-        "CALLS: Final[dict[str, str]] = {",
-        *(f"    {op!r}: {expression(op)!r}," for op in table),
-        "}",
-        "",
         "NO_TILE: Final[dict[str, dict[str, tuple[str, str]]]] = {",
     ]
     for op, row in table.items():
-        lines.append(f"    {op!r}: {{")
-        lines += [f"        {dt!r}: {v!r}," for dt, v in row.items()]
-        lines.append("    },")
+        by_verdict: dict[tuple[str, str], list[str]] = {}
+        for dt, v in row.items():
+            by_verdict.setdefault(v, []).append(dt)
+        parts = [f"dict.fromkeys({dts!r}, {v!r})" for v, dts in by_verdict.items()]
+        joined = parts[0] if len(parts) == 1 else "{" + ", ".join("**" + p for p in parts) + "}"
+        lines.append(f"    {op!r}: {joined},")
     lines += ["}", ""]
     for dunder, base in SAME_AS.items():
         if base in table:
@@ -163,8 +162,15 @@ def main() -> None:
     ap.add_argument("--dtypes", help="comma-separated pypto dtypes (default: " + ",".join(DEFAULT_DTYPES) + ")")
     ap.add_argument("--merge", action="store_true", help="keep the current rows of the ops not in --ops")
     ap.add_argument("--print-only", action="store_true", help="do not rewrite " + os.path.relpath(OUT, ROOT))
+    ap.add_argument("--render-only", action="store_true", help="rewrite the table from its current rows, no probe")
     ns = ap.parse_args()
     every = [name for name, op in OPS.items() if op.tile in REGIMES and name not in SAME_AS]
+    if ns.render_only:
+        from mypy_plugin.knowledge import no_tile_data as old
+
+        with open(OUT, "w") as f:
+            f.write(render(recorded(every), list(old.PROBED)))
+        return
     ops = ns.ops.split(",") if ns.ops else every
     dtypes = ns.dtypes.split(",") if ns.dtypes else list(DEFAULT_DTYPES)
     with tempfile.TemporaryDirectory(prefix="probe_no_tile_") as work:

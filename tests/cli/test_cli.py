@@ -196,7 +196,7 @@ def test_default_output_is_what_0_2_0_fails_on(tmp_path: Path) -> None:
 
 def test_a_name_defined_only_in_mypys_reading_of_an_annotation_is_not_shown(tmp_path: Path) -> None:
     # 'Name "cfg.dtype" is not defined' comes from mypy reading an annotation; Python evaluates
-    # it as an attribute of cfg (pypto-facts section 9: such a kernel runs). Outside kernels a
+    # it as an attribute of cfg (0.2.0 runs such a kernel: the test of issue 38). Outside kernels a
     # plain undefined name is not about PyPTO.
     (tmp_path / "k.py").write_text(
         "import pypto\n\n\nclass Cfg:\n    dtype = pypto.DT_FP32\n\n\ncfg = Cfg()\n\n\n"
