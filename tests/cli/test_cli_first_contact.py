@@ -43,6 +43,7 @@ def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
     return data
 
 
+@pytest.mark.slow  # every output format, each a run
 def test_call_site_findings_span_the_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     # A factory's kernel (found by the host evaluator, not at a call mypy sees) and a finding of

@@ -257,6 +257,7 @@ def test_readme_example_kernel_is_a_real_run(tmp_path: Path) -> None:
     assert result.stdout.splitlines() == block.splitlines()[1:]
 
 
+@pytest.mark.slow  # the fixer end to end
 def test_readme_example_is_fixed_by_fix(tmp_path: Path) -> None:
     # "pypto-check --fix k.py fixes both".
     assert "`pypto-check --fix k.py` fixes both" in README
@@ -282,7 +283,9 @@ def test_readme_test_command_is_what_ci_runs() -> None:
     block = _block("console", '".[test]"', "README.md")
     assert block.strip() == '$ python3 -m venv .venv && . .venv/bin/activate && pip install ".[test]" && pytest'
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "# The README's test command:\npytest\n" in ci
+    # ... then every test the fast default leaves out (pyproject's addopts deselect them)
+    assert "\npytest\npytest -m \"slow or oracle\"\n" in ci
+    assert "-m 'not slow and not oracle'" in (ROOT / "pyproject.toml").read_text()
     assert "test" in PROJECT_EXTRAS
 
 
