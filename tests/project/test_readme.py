@@ -289,5 +289,13 @@ def test_readme_test_command_is_what_ci_runs() -> None:
     assert "test" in PROJECT_EXTRAS
 
 
+def test_the_test_extra_installs_what_the_default_suite_needs() -> None:
+    # A fresh clone's `pip install ".[test]" && pytest` (issue 38): the host cases read numpy arrays
+    # with numpy's own types, so numpy comes with the test extra, not only with the oracle one.
+    uses_numpy = [p.name for p in (ROOT / "tests" / "typecheck").glob("*.yml") if "import numpy" in p.read_text()]
+    assert uses_numpy, "no typecheck case imports numpy any more: drop numpy from the test extra"
+    assert any(dep.split(">")[0].split("=")[0].strip() == "numpy" for dep in PROJECT_EXTRAS["test"]), uses_numpy
+
+
 def test_readme_is_short() -> None:
     assert len(README.splitlines()) <= 200
