@@ -24,6 +24,7 @@ EXPECTED = {
     "name_in_helper": "NameError",
     "name_in_kernel": "NameError",
     "optional_tensors": None,
+    "typing_only": None,
     "union_argument": None,
     "wrong_arguments": "TypeError",
 }
