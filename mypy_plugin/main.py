@@ -24,7 +24,7 @@ from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
 from . import config
 from .bridge import diagnostics
 from .bridge.tensor_types import TENSOR
-from .calls import call_sites, helpers
+from .calls import call_sites, cross_module, helpers, module_sources
 from .debug import degrade
 from .hooks import attributes, builtin_minmax, call_forms, jit_options, module_options, op_calls, session
 from .hooks.annotations import analyze_tensor
@@ -79,6 +79,7 @@ class PyptoPlugin(Plugin):
         self.session = session.Session(self.config)
         self._helper_calls = helpers.HelperCalls(self.session)
         config.activate(self.config)
+        module_sources.use_cache_dir(options.cache_dir if options.incremental else None)
         # `dmypy run` loads the plugin again on each run and restarts when a plugin module's
         # __version__ differs from the running one's (mypy's plugins snapshot): so a changed
         # [pypto-stubs] option, or plugin code, restarts the daemon instead of going unseen.
@@ -102,7 +103,9 @@ class PyptoPlugin(Plugin):
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         # The plugin's own code is part of the answer: a new version rechecks everything.
-        return {"plugin": _PLUGIN_FINGERPRINT, **self.config.to_json()}
+        # What a module's check read of other modules' sources: a changed source checks it again.
+        sources = module_sources.config_data(ctx.id, ctx.is_check)
+        return {"plugin": _PLUGIN_FINGERPRINT, **self.config.to_json(), **sources}
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         if fullname in (TENSOR, "pypto.tensor"):  # `tensor` is the runtime alias
@@ -155,7 +158,9 @@ class PyptoPlugin(Plugin):
             return None
         if decorators.jit_kernel(sym.node) is not None:
             return call_sites.kernel_call_hook
-        return self._helper_calls.hook if helpers.helper_function(sym.node) is not None else None
+        if helpers.helper_function(sym.node) is not None or cross_module.may_be_helper(sym.node):
+            return self._helper_calls.hook
+        return None
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         if fullname in builtin_minmax.NAMES:
@@ -167,7 +172,11 @@ class PyptoPlugin(Plugin):
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:
             self._method_hooks[fullname] = call_forms.wrap(fullname, self._method_hook(fullname))
-        return self._method_hooks[fullname]
+        hook = self._method_hooks[fullname]
+        if hook is None and self.config.host_calls and not fullname.startswith(_NEVER_KERNELS):
+            # A method of a class of the program: traced when its object is a module-level one.
+            return self._helper_calls.method_hook
+        return hook
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname == TENSOR:

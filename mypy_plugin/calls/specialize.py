@@ -20,6 +20,7 @@ from mypy.nodes import Context, FuncDef, MypyFile, ReturnStmt
 from mypy.treetransform import TransformVisitor
 from mypy.types import CallableType, Type
 
+from .. import insight
 from ..bridge import diagnostics
 from ..bridge.diagnostics import outside_watchers
 from ..bridge.tensor_types import tensor_type
@@ -60,6 +61,7 @@ def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], 
             diagnostics.COPY_WATCHERS.append(watcher)
             check_item(copy, type_override=typ.copy_modified(arg_types=arg_types), name=func.name)
             returned = _returned(api, copy)
+            insight.copy_checked(api, func, copy, note)  # for tools: what this copy saw
     finally:
         if diagnostics.COPY_WATCHERS:
             diagnostics.COPY_WATCHERS.pop()

@@ -5,8 +5,7 @@ A name they read that is not defined is a NameError at trace time on 0.2.0 (sign
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 from ..knowledge.frontend import names_jit
 
@@ -59,17 +58,14 @@ def traced_spans(source: str) -> list[tuple[int, int]]:
 
 
 class TracedLines:
-    """:func:`traced_spans` of the checked files, read once each (paths as mypy printed them)."""
+    """:func:`traced_spans` of the checked files, read once each through ``read`` (a path as mypy
+    printed it -> the file's text)."""
 
-    def __init__(self, root: Path) -> None:
-        self._root = root
+    def __init__(self, read: Callable[[str], str]) -> None:
+        self._read = read
         self._cache: dict[str, list[tuple[int, int]]] = {}
 
     def __call__(self, path: str, line: int) -> bool:
         if path not in self._cache:
-            try:
-                text = (self._root / path).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                text = ""
-            self._cache[path] = traced_spans(text)
+            self._cache[path] = traced_spans(self._read(path))
         return any(a <= line <= b for a, b in self._cache[path])

@@ -109,8 +109,18 @@ class SourceLines:
         return lines[line - 1]
 
 
-def split(records: list[Record], root: Path) -> tuple[list[Record], list[Record]]:
-    source_line, traced = SourceLines(root), TracedLines(root)
+def traced_lines(root: Path) -> TracedLines:
+    """:class:`TracedLines` of the files under ``root`` (paths as mypy printed them)."""
+    def read(path: str) -> str:
+        try:
+            return (root / path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+    return TracedLines(read)
+
+
+def split(records: list[Record], source_line: Callable[[str, int], str | None],
+          traced: Callable[[str, int], bool] | None = None) -> tuple[list[Record], list[Record]]:
     shown: list[Record] = []
     hidden: list[Record] = []
     for rec in records:
@@ -120,7 +130,7 @@ def split(records: list[Record], root: Path) -> tuple[list[Record], list[Record]
 
 def finding_shown(root: Path) -> Callable[[Finding], bool]:
     """The same split for ``--fix``'s remaining findings."""
-    source_line, traced = SourceLines(root), TracedLines(root)
+    source_line, traced = SourceLines(root), traced_lines(root)
 
     def shown(f: Finding) -> bool:
         rec = Record(f.path, f.line, f.column, f.end_line, f.end_column, "error", f.message, f.code or None,

@@ -274,13 +274,13 @@ class _Flow(ProgramOrder[_State]):
     def _note_given(self, e: CallExpr, state: _State) -> None:
         node = e.callee.node if isinstance(e.callee, RefExpr) else None
         func = node.func if isinstance(node, Decorator) else node
-        if isinstance(func, FuncDef) and func.fullname.startswith(f"{self.module.fullname}."):
+        if isinstance(func, FuncDef) and "." in func.fullname:  # (another module's: traced from its source)
             self.call_values[id(e)] = self._given(e, func, state)
 
     def _given(self, e: CallExpr, func: FuncDef, state: _State) -> dict[str, Value]:
         """The int and list values of a helper call's arguments, by the helper's parameter names
         (positional and keyword arguments only)."""
-        names = [a.variable.name for a in func.arguments]
+        names = [n or "" for n in func.arg_names]  # (a FuncDef from mypy's cache has no arguments)
         given: dict[str, Value] = {}
         for i, (arg, kind, name) in enumerate(zip(e.args, e.arg_kinds, e.arg_names)):
             if kind == ARG_POS and name is None and i < len(names):

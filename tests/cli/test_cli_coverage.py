@@ -48,7 +48,7 @@ from kernels import never_called
 
 
 def run() -> None:
-    never_called(torch.randn(4, 64), torch.empty(4, 64, dtype=torch.float16))
+    never_called(torch.randn(4, 64, dtype=torch.float16), torch.empty(4, 64, dtype=torch.float16))
 '''
 
 
@@ -71,11 +71,10 @@ def test_text_lists_each_kernel_and_a_summary(project: Path, capsys: pytest.Capt
         "  ops: 1 of 1 checked with known shapes and tiles",
         "kernels.py:13: kernel called: checked with the tensors of 2 call sites",
         "  ops: 1 of 1 checked with known shapes and tiles",
-        "kernels.py:19: kernel never_called: shapes unknown (x: shape and dtype from the runtime tensor; out: dims 0 "
-        "from the runtime tensor; 1 call(s) in other modules (those check the call's tensors against the "
-        "annotations only))",
-        "coverage: 3 kernels: 1 with declared shapes, 1 with call-site shapes, 1 unknown "
-        "(2 of 3 = 67% checked with concrete shapes); ops: 2 of 2 = 100% checked with known shapes and tiles",
+        # called from another module: traced from its source with that call's tensors
+        "kernels.py:19: kernel never_called: checked with the tensors of 1 call site",
+        "coverage: 3 kernels: 1 with declared shapes, 2 with call-site shapes, 0 unknown "
+        "(3 of 3 = 100% checked with concrete shapes); ops: 2 of 2 = 100% checked with known shapes and tiles",
     ]
 
 
