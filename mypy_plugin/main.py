@@ -28,7 +28,8 @@ from .bridge.tensor_types import TENSOR
 from .calls import call_sites, conftests, cross_module, helpers, module_sources
 from .debug import degrade
 from .hooks import (
-    attributes, builtin_minmax, call_forms, jit_options, kernel_calls, module_options, op_calls, unpacked_options,
+    attributes, builtin_minmax, call_forms, jit_options, kernel_calls, module_options, op_calls, session,
+    unpacked_options,
 )
 from .hooks.annotations import analyze_tensor
 from .kernel import decorators
@@ -79,7 +80,7 @@ class PyptoPlugin(Plugin):
             # Like mypy's own config errors: one line, exit status 2, no traceback.
             sys.stderr.write(f"{options.config_file}: error: {err}\n")
             raise SystemExit(2) from None
-        self.session = op_calls.Session(self.config)
+        self.session = session.Session(self.config)
         self._helper_calls = helpers.HelperCalls(self.session)
         config.activate(self.config)
         module_sources.use_cache_dir(options.cache_dir if options.incremental else None)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from mypy.errors import ErrorInfo
 from mypy.nodes import (
     FUNC_NO_INFO, CallExpr, Context, Decorator, FuncDef, MypyFile, RefExpr,
 )
@@ -27,6 +28,7 @@ from ..knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, TileState
 from ..knowledge.values import TensorVal
 from ..trace.arguments import Actual
 from ..kernel.copies import Entry
+from ..kernel.root_causes import ALSO
 from ..trace.run import Outcome, module_value, parameter_names, parameters, trace_function
 from ..trace.state import Options, Shared, Traced
 from ..trace.values import UNKNOWN, Value
@@ -213,19 +215,31 @@ def kernel_call(api: object, dec: Decorator, module: str, name: str, params: Par
 
 def report_new(api: object, ctx: Context, found: Outcome, baseline: Outcome | None, where: str) -> None:
     """The findings of ``found`` that ``baseline`` does not have, at ``ctx``; ``where`` says which
-    call of what, for the note."""
+    call of what, for the note. One per root cause (kernel.root_causes): the first finding of a
+    cause is reported, the later ones are named in its note."""
     seen = {_key(f) for f in baseline.findings} if baseline is not None else set()
     msg = getattr(api, "msg")
     path = getattr(api, "path", "")
     existing = {(e.line, e.message) for e in msg.errors.error_info_map.get(path, ())}
+    firsts: dict[str, tuple[ErrorInfo, list[str]]] = {}
     for f in found.findings:
         if _key(f) in seen or (ctx.line, f.message) in existing:
+            continue
+        cause = f.finding.cause
+        at = f"{_display(f.path)}:{f.line}"
+        if cause is not None and cause in firsts:
+            firsts[cause][1].append(f"{f.label or f.finding.code.name} ({at})")
             continue
         existing.add((ctx.line, f.message))
         info = diagnostics.report(api, Finding(f.finding.code, f.message, f.finding.note), ctx)  # type: ignore[arg-type]
         if info is not None:
             chain = "".join(f", through {v}" for v in f.via)
-            msg.note(f"at {_display(f.path)}:{f.line}{chain}, {where}", ctx, code=info.code, parent_error=info)
+            msg.note(f"at {at}{chain}, {where}", ctx, code=info.code, parent_error=info)
+            if cause is not None:
+                firsts[cause] = (info, [])
+    for info, later in firsts.values():
+        if later:
+            msg.note(ALSO + "; ".join(later), ctx, code=info.code, parent_error=info)
 
 
 def _key(f: Traced) -> tuple[object, ...]:

@@ -307,4 +307,4 @@ def _note(name: str, where: str, typ: CallableType, replaced: dict[int, Type], e
         tiles = _fmt_tiles(entry.tiles, code)
         if tiles:
             parts.append(f"entered with {tiles}")
-    return f"with the tensors of the call of {name} at {where}: {'; '.join(parts)}"
+    return f"{specialize.CALL_NOTE} of {name} at {where}: {'; '.join(parts)}"

@@ -42,24 +42,25 @@ from ..bridge.tensor_types import is_tensor
 from ..debug import degrade
 from ..kernel.body_walk import body_has
 from ..kernel.decorators import jit_kernel
-from ..knowledge.frontend import JIT_KERNEL_TYPE
+from ..knowledge.frontend import JIT_KERNEL_CHECKED_TYPE, JIT_KERNEL_TYPE
 
 
 def _any() -> AnyType:
     return AnyType(TypeOfAny.special_form)
 
 
-def relaxed(t: Type, api: CheckerPluginInterface, jit: bool) -> Type:
+def relaxed(t: Type, api: CheckerPluginInterface, jit: bool, checked: bool = False) -> Type:
     """The decorated function's type: tensor parameters accept Any (a helper, called from kernels
     with tensors whose dims are named differently); a jit kernel becomes the permissive callable
-    of the runtime wrapper, marked ``_JitKernel``."""
+    of the runtime wrapper, marked ``_JitKernel`` (``_JitKernelChecked`` for one whose calls 0.2.0
+    checks: kernel.decorators.checks_calls; mypy's cache keeps the mark, not the decorators)."""
     p = get_proper_type(t)
     if not isinstance(p, CallableType):
         return t
     if not jit:
         return p.copy_modified(arg_types=[_any() if is_tensor(a) else a for a in p.arg_types])
     try:
-        fallback = api.named_generic_type(JIT_KERNEL_TYPE, [])
+        fallback = api.named_generic_type(JIT_KERNEL_CHECKED_TYPE if checked else JIT_KERNEL_TYPE, [])
     except Exception as err:  # a pypto without the stubs' class: the signature, unmarked
         degrade(err)
         return p.copy_modified(arg_types=[_any() if is_tensor(a) else a for a in p.arg_types])

@@ -7,6 +7,7 @@ cache gives the same answers as one parsed in this run.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -58,6 +59,18 @@ def parameters(name: str, tensors: list[tuple[str, TensorVal]], others: list[str
         ))
     spec = KernelSpec(name, tuple(specs), tuple(others), required)
     return Parameters(spec, tuple(v for _, v in tensors), frozenset(ambiguous))
+
+
+def checked_calls(params: Parameters, checked: bool, dtypes: Sequence[str] | None) -> Parameters:
+    """The parameters with what decides 0.2.0's own check of a call (runtime_debug_mode=3):
+    whether the kernel has it, and whether each annotation writes its dtype (``dtypes``: as the
+    parse gives them, "" none; None without the parse: known only for a dtype other than FP32)."""
+    spec = params.spec
+    tensors = tuple(
+        dataclasses.replace(p, dtype_written=bool(dtypes[i]) if dtypes is not None and i < len(dtypes) else
+                            True if p.dtype is not None and not p.dtype_maybe_default else None)
+        for i, p in enumerate(spec.tensors))
+    return dataclasses.replace(params, spec=dataclasses.replace(spec, tensors=tensors, checked=checked))
 
 
 def _boundary_dims(shape: Shape) -> tuple[Dim, ...] | None:

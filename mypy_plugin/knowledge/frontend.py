@@ -19,6 +19,9 @@ RUNTIME_OPTIONS: Final = frozenset({
     "stitch_function_max_num", "stitch_function_num_initial", "stitch_function_num_step",
     "stitch_function_outcast_memory", "stitch_function_size", "triple_stream_sched", "valid_shape_optimize",
 })
+# ... of one whose calls 0.2.0 checks: ``debug_options={"runtime_debug_mode": 3}`` on the decorator
+JIT_KERNEL_CHECKED_TYPE: Final = "pypto.frontend._JitKernelChecked"
+DEBUG_MODE_CHECKS_CALLS: Final = 3  # pypto.frontend DebugMode.CHECKATTR
 # Host code is read with ``ast`` before any name is resolved: a jit decorator is known by its last name.
 _JIT_NAME: Final = JIT.rsplit(".", 1)[1]
 
@@ -28,3 +31,4 @@ def names_jit(decorator: ast.expr) -> bool:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
     return isinstance(target, (ast.Name, ast.Attribute)) and (
         target.id if isinstance(target, ast.Name) else target.attr) == _JIT_NAME
+

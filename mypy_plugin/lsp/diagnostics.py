@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from ..cli import shown_records
+from ..cli.kernel_spans import TracedLines
 from ..mypy_output import Record
 from ..knowledge.codes import lookup
 
@@ -21,7 +22,9 @@ def shown(found: list[Record], lines: Sequence[str], *, user_config: bool, show_
     def source_line(_path: str, line: int) -> str | None:
         return lines[line - 1].rstrip("\r\n") if 1 <= line <= len(lines) else None
 
-    kept, hidden = shown_records(found, source_line, user_config=user_config, show_all=show_all)
+    # the editor's text, not the file on disk: a name undefined in a kernel's trace is shown
+    traced = TracedLines(lambda _path: "".join(lines))
+    kept, hidden = shown_records(found, source_line, user_config=user_config, show_all=show_all, traced=traced)
     return kept, sum(r.severity == "error" for r in hidden)
 
 

@@ -56,7 +56,8 @@ CODE_RULES: list[tuple[str, str]] = [
     (r"shape not support binary operation|Only allow to expand one axis|"
      r"must match the size of tensor b \(\d+\) at non-singleton", "pypto-broadcast"),
     (r"Shape size not match|Invalid dstshape|capacity % x == 0|Their size actually are", "pypto-reshape"),
-    (r"The number of slice in key \(\d+\) must match the length of input Tensor", "pypto-out-shape"),
+    (r"The number of slice in key \(\d+\) must match the length of input Tensor|"
+     r"Assemble: src and dest requires same shape", "pypto-out-shape"),
     (r"TileShape dim num should same to input|Tile shape size \d+ is not matched the output shape size",
      "pypto-tile-rank"),
     (r"Non-FP8 inputs require identical dtypes|Unsupported output data type|unsupported dtype", "pypto-matmul-dtype"),
@@ -90,6 +91,10 @@ CODE_RULES: list[tuple[str, str]] = [
      "pypto-op-dtype"),
     # the call of a kernel (host cases): 0.2.0's argument binding
     (r"not all tensors are contiguous", "pypto-call-layout"),
+    # runtime_debug_mode=3 (on the decorator, or set globally): the call's tensors against the annotations
+    (r"ValueError: The number of dimensions of \d+\w+ input tensor", "pypto-call-rank"),
+    (r"ValueError: The shape of \d+\w+ input tensor", "pypto-call-shape"),
+    (r"ValueError: The dtype of \d+\w+ input tensor", "pypto-call-dtype"),
     (r"Expected at least \d+ tensor argument|Too many positional arguments|Unknown keyword argument|"
      r"Missing required non-tensor argument|must not be a torch\.Tensor|object has no attribute 'device'",
      "pypto-call-args"),

@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(shutil.which("dmypy") is None, reason="dmypy not on PATH")
+# slow: a daemon per scenario, edited and compared with cold runs (tests/plugin/test_consistency.py
+# keeps daemon runs in the default suite)
+pytestmark = [pytest.mark.skipif(shutil.which("dmypy") is None, reason="dmypy not on PATH"), pytest.mark.slow]
 
 INI = "[mypy]\nplugins = mypy_plugin\n"
 

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# A long run (pyright (node) over every annotation form): not in the default `pytest`; `.ci/run` runs it.
+pytestmark = pytest.mark.slow
+
 FORMS = '''\
 import pypto
 
