@@ -51,6 +51,7 @@ class Record:
     reach: int  # how many levels of nested checks were tried below this one (0: none)
     refused: bool  # a nested check was refused (depth limit or recursion)
     stack: tuple[FuncDef, ...]  # the functions being checked around it (binding when refused)
+    seen: object | None  # what tools were shown of the copy (insight.CopySeen; None: not recording)
 
 
 @dataclass
@@ -61,6 +62,8 @@ class Frame:
     tried: set[FuncDef] = field(default_factory=set)
     reach: int = 0
     refused: bool = False
+    copy: int = 0  # id of the copy being checked
+    roots: set[int] = field(default_factory=set)  # ids of the checks whose root causes it claimed
 
 
 @dataclass
@@ -164,14 +167,14 @@ def refused() -> None:
         _frames[-1].refused = True
 
 
-def begin(func: FuncDef) -> Frame:
+def begin(func: FuncDef, copy: FuncDef) -> Frame:
     """A fresh check of a copy of ``func`` starts (inside the enclosing one, if any)."""
     Stats.checked += 1
     if _frames:
         outer = _frames[-1]
         outer.tried.add(func)
         outer.reach = max(outer.reach, 1)
-    frame = Frame()
+    frame = Frame(copy=id(copy))
     _frames.append(frame)
     return frame
 
@@ -185,15 +188,30 @@ def end(frame: Frame) -> None:
         outer.tried.update(frame.tried)
         outer.reach = max(outer.reach, 1 + frame.reach)
         outer.refused = outer.refused or frame.refused
+        outer.roots.update(frame.roots - {frame.copy})
+
+
+def grouped(root: FuncDef) -> None:
+    """An op of the copy being checked had a finding grouped by root cause in ``root``'s check
+    (kernel.root_causes): whether it is reported depends on what that check reported before."""
+    if _frames:
+        _frames[-1].roots.add(id(root))
+
+
+def self_contained(frame: Frame, copy: FuncDef) -> bool:
+    """Can the check answer another call: it grouped findings in its own check only (a kernel
+    copy for a host call), not in a caller's (a helper's finding may stand for, or be named in the
+    note of, a finding its caller made before the call)."""
+    return frame.roots <= {id(copy)}
 
 
 def store(api: object, func: FuncDef, types: str, entry: EntryKey, frame: Frame, stack: list[FuncDef],
-          infos: list[ErrorInfo], returned: list[Type] | None, shared: bool) -> None:
+          infos: list[ErrorInfo], returned: list[Type] | None, seen: object | None, shared: bool) -> None:
     slots = _records(api)
     if slots is None:
         return
     record = Record(list(infos), returned, frame.reads_entry, frozenset(frame.tried), frame.reach,
-                    frame.refused, tuple(stack))
+                    frame.refused, tuple(stack), seen)
     slot = slots.setdefault((func, types), _Slot())
     if shared and not record.reads_entry and not record.refused:
         slot.any_entry = record

@@ -17,8 +17,10 @@ import functools
 from collections.abc import Callable
 from pathlib import Path
 
-from mypy.nodes import ARG_NAMED, ARG_OPT, ARG_POS, CallExpr, Decorator, FuncDef, MypyFile, RefExpr, Statement
-from mypy.plugin import FunctionContext
+from mypy.nodes import (
+    ARG_NAMED, ARG_OPT, ARG_POS, CallExpr, Decorator, FuncDef, MemberExpr, MypyFile, RefExpr, Statement, Var,
+)
+from mypy.plugin import FunctionContext, MethodContext
 from mypy.subtypes import is_same_type
 from mypy.types import AnyType, CallableType, Instance, TupleType, Type, TypeOfAny, get_proper_type
 
@@ -26,15 +28,17 @@ from ..bridge.tensor_types import tensor_type, tensor_val
 from ..debug import degrade
 from ..host.call_check import fmt_binding
 from ..kernel import copies as kernel_copies
-from ..kernel.body_walk import body_has, statements
+from ..kernel.body_walk import body_has
 from ..kernel.copies import Entry
 from ..kernel.decorators import is_helper_decorator, is_kernel
 from ..kernel.tile_values import SHAPE
 from ..knowledge.codes import op_codes
 from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState, fmt_cube, fmt_vec
-from ..knowledge.values import TensorVal
-from . import coverage, specialize
-from .op_coverage import function_key
+from ..knowledge.values import TensorVal, merge_tensors
+from ..trace.values import Obj, Seq
+from . import coverage, cross_module, specialize
+from ..trace.state import OpRecord
+from .op_coverage import function_key, record_traced
 
 _KINDS = (ARG_POS, ARG_OPT, ARG_NAMED)
 # An untyped parameter that receives one of these is checked as one (a scalar operand, not Any).
@@ -86,6 +90,9 @@ class HelperCalls:
         call = ctx.context
         if not isinstance(call, CallExpr) or not isinstance(call.callee, RefExpr):
             return None
+        other = cross_module.other_module_function(ctx.api, call.callee.node)
+        if other is not None:
+            return self._other_module(ctx, call, *other)
         func = helper_function(call.callee.node)
         module = getattr(ctx.api, "tree", None)
         if func is None or not isinstance(module, MypyFile):
@@ -117,9 +124,86 @@ class HelperCalls:
             return found
         # ``-> pypto.Tensor``: the call's tensor, where it only adds to what the annotation says
         declared, actual = tensor_val(typ.ret_type), tensor_val(found)
-        if declared is not None and actual is not None and _merge(declared, actual) == actual != declared:
+        if declared is not None and actual is not None and merge_tensors(declared, actual) == actual != declared:
             return found
         return None
+
+
+    def method_hook(self, ctx: MethodContext) -> Type:
+        """``LAYOUT.split(x)`` on a module-level object of a class whose body is read: the method is
+        traced with the object (:mod:`cross_module`), in this module or another."""
+        try:
+            returned = self._method(ctx)
+        except Exception as err:  # never crash mypy
+            degrade(err)
+            returned = None
+        return returned if returned is not None else ctx.default_return_type
+
+    def _method(self, ctx: MethodContext) -> Type | None:
+        call, tree = ctx.context, getattr(ctx.api, "tree", None)
+        if not isinstance(call, CallExpr) or not isinstance(call.callee, MemberExpr) or not isinstance(tree, MypyFile):
+            return None
+        receiver = call.callee.expr
+        var = receiver.node if isinstance(receiver, RefExpr) else None
+        if not isinstance(var, Var) or not var.fullname or "." not in var.fullname:
+            return None
+        in_kernel = _in_a_kernel(ctx, tree)
+        if not in_kernel and not any(tensor_val(t) is not None for ts in ctx.arg_types for t in ts):
+            return None  # host code
+        module, _, name = var.fullname.rpartition(".")
+        obj = cross_module.module_object(ctx.api, module, name)
+        if not isinstance(obj, Obj):
+            return None
+        p = get_proper_type(ctx.type)
+        method = p.type.get_method(call.callee.name) if isinstance(p, Instance) else None
+        entry_at = getattr(self.session, "helper_entry")
+        traced = cross_module.helper_trace(ctx.api, call, obj.cls.module, f"{obj.cls.name}.{call.callee.name}",
+                                           entry_at(ctx), in_kernel, obj,
+                                           method if isinstance(method, FuncDef) else None)
+        if traced is None:
+            return None
+        if traced.baseline is not traced.found:
+            cross_module.report_new(ctx.api, call, traced.found, traced.baseline, traced.where)
+        _record_traced(ctx, traced.found.ops)
+        return _returned_type(traced.found.returned, method, getattr(ctx.api, "named_generic_type"))
+
+    def _other_module(self, ctx: FunctionContext, call: CallExpr, module: str, name: str) -> Type | None:
+        """A helper of another module: traced from its source (:mod:`cross_module`)."""
+        tree = getattr(ctx.api, "tree", None)
+        if not isinstance(tree, MypyFile):
+            return None
+        entry_at = getattr(self.session, "helper_entry")
+        traced = cross_module.helper_trace(ctx.api, call, module, name, entry_at(ctx), _in_a_kernel(ctx, tree))
+        if traced is None:
+            return None
+        if traced.baseline is not traced.found:
+            cross_module.report_new(ctx.api, call, traced.found, traced.baseline, traced.where)
+        _record_traced(ctx, traced.found.ops)
+        return _returned_type(traced.found.returned, call.callee.node if isinstance(call.callee, RefExpr) else None,
+                              getattr(ctx.api, "named_generic_type"))
+
+
+def _record_traced(ctx: FunctionContext | MethodContext, ops: tuple[OpRecord, ...]) -> None:
+    """For op coverage: the ops a traced helper checked count for the kernel the call is in."""
+    scope = getattr(ctx.api, "scope", None)
+    caller = scope.current_function() if scope is not None else None
+    path = getattr(ctx.api, "path", "") or ""
+    if ops and isinstance(caller, FuncDef):
+        record_traced(function_key(path, kernel_copies.root(caller)), ops)
+
+
+def _returned_type(value: object, node: object, named: Callable[..., Instance]) -> Type | None:
+    """The tensor (or tuple of tensors) a traced helper returns, where its signature says nothing."""
+    func = node.func if isinstance(node, Decorator) else node
+    typ = func.type if isinstance(func, FuncDef) else None
+    if isinstance(typ, CallableType) and not isinstance(get_proper_type(typ.ret_type), AnyType):
+        return None
+    if isinstance(value, TensorVal):
+        return tensor_type(value, named)
+    if isinstance(value, Seq) and value.items and all(isinstance(i, TensorVal) for i in value.items):
+        items: list[Type] = [tensor_type(i, named) for i in value.items if isinstance(i, TensorVal)]
+        return TupleType(items, named("builtins.tuple", [AnyType(TypeOfAny.special_form)]))
+    return None
 
 
 def _one_tensor_type(returned: list[Type]) -> Type | None:
@@ -142,7 +226,7 @@ def _record_edge(ctx: FunctionContext, path: str, helper: FuncDef) -> None:
         coverage.helper_called(function_key(path, kernel_copies.origin(caller)), function_key(path, helper))
 
 
-def _in_a_kernel(ctx: FunctionContext, module: MypyFile) -> bool:
+def _in_a_kernel(ctx: FunctionContext | MethodContext, module: MypyFile) -> bool:
     """Is the call in a jit kernel, a ``@pypto.frontend.function`` helper, or a copy checked
     for a call (host code calling a plain helper is not a kernel's trace)?"""
     scope = getattr(ctx.api, "scope", None)
@@ -187,28 +271,10 @@ def _replaced(typ: CallableType, actuals: list[list[Type]], as_type: Callable[[T
         declared = tensor_val(declared_type)
         if declared is None or actual is None:
             continue
-        merged = _merge(declared, actual)
+        merged = merge_tensors(declared, actual)
         if merged is not None and merged != declared:
             out[i] = as_type(merged)
     return out
-
-
-def _merge(declared: TensorVal, actual: TensorVal) -> TensorVal | None:
-    """What the helper's parameter is at this call; None when the two disagree (the call is then
-    not used: which one the helper works with is not provable here)."""
-    if declared.dtype is not None and actual.dtype is not None and declared.dtype != actual.dtype:
-        return None
-    dtype = declared.dtype or actual.dtype
-    if declared.shape is None or actual.shape is None:
-        return TensorVal(declared.shape or actual.shape, dtype)
-    if len(declared.shape) != len(actual.shape):
-        return None
-    dims = []
-    for d, a in zip(declared.shape, actual.shape):
-        if isinstance(d, int) and isinstance(a, int) and d != a:
-            return None
-        dims.append(d if isinstance(d, int) else a if isinstance(a, int) else d)
-    return TensorVal(tuple(dims), dtype)
 
 
 def _fmt_tiles(tiles: TileState, code: str) -> str:
@@ -241,4 +307,4 @@ def _note(name: str, where: str, typ: CallableType, replaced: dict[int, Type], e
         tiles = _fmt_tiles(entry.tiles, code)
         if tiles:
             parts.append(f"entered with {tiles}")
-    return f"with the tensors of the call of {name} at {where}: {'; '.join(parts)}"
+    return f"{specialize.CALL_NOTE} of {name} at {where}: {'; '.join(parts)}"

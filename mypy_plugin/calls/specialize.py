@@ -20,6 +20,7 @@ from mypy.errors import ErrorInfo
 from mypy.nodes import Context, FuncDef, MypyFile, ReturnStmt
 from mypy.types import CallableType, Type
 
+from .. import insight
 from ..bridge import diagnostics
 from ..bridge.diagnostics import outside_watchers
 from ..bridge.tensor_types import tensor_type
@@ -29,6 +30,7 @@ from ..kernel.body_walk import statements
 from ..knowledge.values import TensorVal
 from . import copy_memo, coverage
 
+CALL_NOTE = "with the tensors of the call"  # how the note of a copy's finding starts (helpers.py too)
 _active: list[FuncDef] = []  # functions being checked again: a kernel, then the helpers it calls
 _MAX_DEPTH = 8  # helpers calling helpers; a recursive helper is not entered again
 
@@ -59,13 +61,17 @@ def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], 
     at_entry = copy_memo.entry_key(entry, with_root=collecting)
     record = None if types is None else copy_memo.lookup(api, func, types, at_entry, _active, _MAX_DEPTH,
                                                          shared=not collecting)
+    if record is not None and insight.is_recording() and record.seen is None:
+        record = None  # made while tools recorded nothing: what the copy showed is checked again
     if record is not None:
         copy_memo.used(record, func)
         infos, returned = record.infos, record.returned
+        if isinstance(record.seen, insight.CopySeen):
+            insight.copy_checked(api, func, record.seen, note)  # for tools: what this call's copy saw
     else:
-        infos, returned, complete = _check_copy(api, func, typ.copy_modified(arg_types=arg_types), entry)
-        if types is not None and complete and not deferred:
-            copy_memo.store(api, func, types, at_entry, complete, list(_active), infos, returned,
+        infos, returned, complete, seen = _check_copy(api, func, typ.copy_modified(arg_types=arg_types), entry, note)
+        if types is not None and complete is not None and not deferred:
+            copy_memo.store(api, func, types, at_entry, complete, list(_active), infos, returned, seen,
                             shared=not collecting)
     if deferred:
         return None  # mypy checks the caller again: report then
@@ -77,20 +83,23 @@ def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], 
     return returned
 
 
-def _check_copy(api: Any, func: FuncDef, typ: CallableType, entry: kernel_copies.Entry | None
-                ) -> tuple[list[ErrorInfo], list[Type], copy_memo.Frame | None]:
+def _check_copy(api: Any, func: FuncDef, typ: CallableType, entry: kernel_copies.Entry | None,
+                note: str | Callable[[str], str]
+                ) -> tuple[list[ErrorInfo], list[Type], copy_memo.Frame | None, insight.CopySeen | None]:
     """mypy checks a copy of ``func`` as ``typ``: its errors (not reported), the types its
-    ``return`` expressions have, and what the check depended on (None: mypy deferred something
-    while checking it, so the answer may not be final)."""
+    ``return`` expressions have, what the check depended on (None: mypy deferred something while
+    checking it, so the answer may not be final, or it cannot answer another call) and what tools
+    were shown of it."""
     copy = kernel_copies.make(func, entry)
     _active.append(func)
-    frame = copy_memo.begin(func)
+    frame = copy_memo.begin(func, copy)
     deferrals = len(getattr(api, "deferred_nodes", ()))
     try:
         with api.msg.filter_errors(save_filtered_errors=True) as watcher:
             diagnostics.COPY_WATCHERS.append(watcher)
             api.check_func_item(copy, type_override=typ, name=func.name)
             returned = _returned(api, copy)
+            seen = insight.copy_checked(api, func, copy, note)  # for tools: what this copy saw
     finally:
         if diagnostics.COPY_WATCHERS:
             diagnostics.COPY_WATCHERS.pop()
@@ -98,7 +107,8 @@ def _check_copy(api: Any, func: FuncDef, typ: CallableType, entry: kernel_copies
         copy_memo.end(frame)
         kernel_copies.forget(copy)
     final = isinstance(getattr(api, "deferred_nodes", None), list) and len(api.deferred_nodes) == deferrals
-    return watcher.filtered_errors(), returned, frame if final else None
+    reusable = final and copy_memo.self_contained(frame, copy)
+    return watcher.filtered_errors(), returned, frame if reusable else None, seen
 
 
 def _returned(api: object, copy: FuncDef) -> list[Type]:
@@ -120,7 +130,7 @@ def call_note(api: object, call_line: int, via: Sequence[str], names: Sequence[s
               vals: Sequence[TensorVal]) -> str:
     path = getattr(api, "path", "") or ""
     where = f"{Path(path).name}:{call_line}" + "".join(f" (through {v})" for v in via)
-    return f"with the tensors of the call at {where}: {fmt_binding(list(names), tuple(vals))}"
+    return f"{CALL_NOTE} at {where}: {fmt_binding(list(names), tuple(vals))}"
 
 
 def _same(note: str) -> Callable[[str], str]:
@@ -128,15 +138,30 @@ def _same(note: str) -> Callable[[str], str]:
     return lambda _code: note
 
 
+def _span(e: ErrorInfo) -> tuple[object, ...]:
+    return (e.code, e.line, e.column, e.end_line, e.end_column)
+
+
+def _declared(errors: list[ErrorInfo]) -> set[tuple[object, ...]]:
+    """The spans of the findings the declared pass made (no call's note under them)."""
+    from_calls = {id(n.parent_error) for n in errors if n.severity == "note" and n.parent_error is not None
+                  and n.message.startswith(CALL_NOTE)}
+    return {_span(e) for e in errors if e.severity == "error" and id(e) not in from_calls}
+
+
 def _report(api: object, infos: list[ErrorInfo], call_note: Callable[[str], str]) -> None:
     msg = getattr(api, "msg")
     path = getattr(api, "path", "")
-    existing = {(e.line, e.message) for e in msg.errors.error_info_map.get(path, ())}
+    errors = list(msg.errors.error_info_map.get(path, ()))
+    existing = {(e.line, e.message) for e in errors}
+    # One root cause, one finding: the same check failing on the same expression with the
+    # declared shapes (its message names other dims) is not a second finding (issue 38).
+    declared = _declared(errors + diagnostics.current_errors(api))
     for info in infos:
         code = info.code
         if info.severity != "error" or code is None or not code.code.startswith("pypto-"):
             continue
-        if (info.line, info.message) in existing:
+        if (info.line, info.message) in existing or _span(info) in declared:
             continue  # the declared shapes already show it
         existing.add((info.line, info.message))
         ctx = Context(line=info.line, column=info.column)

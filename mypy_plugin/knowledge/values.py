@@ -15,6 +15,27 @@ class TensorVal:
     dtype: str | None  # "DT_FP32", or None when unknown
 
 
+def merge_tensors(declared: TensorVal, actual: TensorVal) -> TensorVal | None:
+    """What a parameter declared as ``declared`` is when a call passes ``actual``: the call's dims
+    and dtype where the declaration leaves them open; None when the two disagree (which one the
+    body works with is then not provable)."""
+    if declared.dtype is not None and actual.dtype is not None and declared.dtype != actual.dtype:
+        return None
+    dtype = declared.dtype or actual.dtype
+    if declared.shape is None or actual.shape is None:
+        return TensorVal(declared.shape or actual.shape, dtype)
+    if len(declared.shape) != len(actual.shape):
+        return None
+    dims = []
+    for d, a in zip(declared.shape, actual.shape):
+        if isinstance(d, int) and isinstance(a, int) and d != a:
+            return None
+        dims.append(d if isinstance(d, int) else a if isinstance(a, int) else d)
+    return TensorVal(tuple(dims), dtype)
+
+
+
+
 Key = Union[int, str]  # positional index, or the parameter name
 
 

@@ -43,6 +43,7 @@ from mypy.types import Instance, LiteralType, NoneType, RawExpressionType, Tuple
 from .annotation_edits import CONST_ALIAS, CONST_MARKER, CONST_TUPLE_ALIAS
 from .kernel_returns import KERNEL_RETURN_ALIAS
 from .module_marker import ALIAS as MODULE_ALIAS
+from .module_marker import DIGEST_ALIAS
 
 MARKER_FULLNAME: Final = f"typing.{CONST_MARKER}"
 
@@ -51,6 +52,12 @@ def analyze_marker(ctx: AnalyzeTypeContext) -> Type:
     name = ctx.type.name
     if name in (KERNEL_RETURN_ALIAS, MODULE_ALIAS):
         return NoneType()
+    if name == DIGEST_ALIAS:  # the module's source digest (module_marker.py): an int that knows it
+        args = ctx.type.args
+        int_type = ctx.api.named_type("builtins.int", [])
+        if len(args) == 1 and isinstance(args[0], RawExpressionType) and type(args[0].literal_value) is int:
+            return int_type.copy_modified(last_known_value=LiteralType(args[0].literal_value, int_type))
+        return int_type
     if name not in (CONST_ALIAS, CONST_TUPLE_ALIAS):
         return _as_mypy_would(ctx)
     int_type = ctx.api.named_type("builtins.int", [])

@@ -17,6 +17,7 @@ moves no line. Modules that do not import pypto are never rewritten: their optio
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 from collections.abc import Callable, Iterable
 from typing import Final
@@ -26,6 +27,31 @@ from .reparse_guard import ALIAS_PREFIX
 ALIAS: Final = ALIAS_PREFIX + "Module"  # typed by rewrite_markers.py (None), applies the options
 NAME: Final = ALIAS_PREFIX + "UsesPypto"  # the declared name (private: ``import *`` skips it)
 DECLARATION: Final = f"; {NAME}: {ALIAS}"
+
+# Every module importing pypto also declares the digest of its source text, typed as an int that
+# knows its value (rewrite_markers.py): part of the module's interface, so that an edit anywhere in
+# it rechecks the modules whose checks read its bodies (calls/module_sources.py), warm and daemon.
+DIGEST_ALIAS: Final = ALIAS_PREFIX + "Digest"
+DIGEST_NAME: Final = ALIAS_PREFIX + "Source"
+
+
+def source_digest(source: str) -> int:
+    """The digest the declaration carries (60 bits of the text's SHA-256: an int literal)."""
+    return int(hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()[:15], 16)
+
+
+def digest_wanted(nodes: Iterable[ast.AST]) -> bool:
+    """The module imports pypto and declares no digest yet (a rewritten text stays as it is)."""
+    nodes = list(nodes)
+    if any(isinstance(n, ast.ImportFrom) and any(a.asname == DIGEST_ALIAS for a in n.names) for n in nodes):
+        return False
+    return any(isinstance(n, ast.Import) and any(a.name.split(".")[0] == "pypto" for a in n.names)
+               or isinstance(n, ast.ImportFrom) and n.level == 0 and (n.module or "").split(".")[0] == "pypto"
+               for n in nodes)
+
+
+def digest_declaration(source: str) -> str:
+    return f"; {DIGEST_NAME}: {DIGEST_ALIAS}[{source_digest(source)}]"
 
 # Cheap test before parsing: an import statement that names pypto (the parse decides).
 IMPORT_LINE: Final = r"(?:^|\r)[ \t]*(?:import|from)[ \t][^\r\n]*\bpypto\b"

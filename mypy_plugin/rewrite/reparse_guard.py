@@ -27,8 +27,9 @@ def parse(source: str) -> ast.Module:
 def _is_helper_import(node: ast.AST) -> bool:
     """The appended helper import, or the declaration of module_marker.py after it."""
     if isinstance(node, ast.AnnAssign):
+        annotation = node.annotation.value if isinstance(node.annotation, ast.Subscript) else node.annotation
         return (node.value is None and isinstance(node.target, ast.Name) and node.target.id.startswith(ALIAS_PREFIX)
-                and isinstance(node.annotation, ast.Name) and node.annotation.id.startswith(ALIAS_PREFIX))
+                and isinstance(annotation, ast.Name) and annotation.id.startswith(ALIAS_PREFIX))
     return isinstance(node, ast.ImportFrom) and node.module == "typing" and all(
         (a.asname or "").startswith(ALIAS_PREFIX) for a in node.names
     )

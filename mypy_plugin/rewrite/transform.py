@@ -39,7 +39,8 @@ from collections.abc import Callable
 from typing import Final
 
 from . import edit_proof, module_marker, parse_count, reparse_guard
-from .annotation_edits import EXPR_PREFIX, AnnotationRewriter, PyptoNames, annotation_sites
+from .annotation_edits import EXPR_PREFIX, AnnotationRewriter, annotation_sites
+from .annotation_items import PyptoNames
 from .kernel_returns import KERNEL_RETURN_ALIAS, add_kernel_returns
 from .local_constants import local_constants
 from .module_constants import ModuleConstants
@@ -87,7 +88,11 @@ def _rewrite(source: str, tree: ast.Module, keep: Callable[[ast.Module], None] |
     marker = module_marker.wanted(walk.definitions, (node for node, _ in sites), names.is_tensor)
     if marker:  # a module importing pypto with no tensor annotation: its options (module_marker.py)
         rewriter.need_marker(module_marker.ALIAS)
-    rewriter.add_imports(tree, module_marker.DECLARATION if marker else "")
+    digest = ""
+    if module_marker.digest_wanted(walk.definitions):  # its bodies may be read by other modules' checks
+        rewriter.need_marker(module_marker.DIGEST_ALIAS)
+        digest = module_marker.digest_declaration(source)
+    rewriter.add_imports(tree, (module_marker.DECLARATION if marker else "") + digest)
     out = src.apply()
     if out is None:
         return source, False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,16 @@ from mypy_plugin.rewrite.transform import rewrite_source as _rewrite_source
 _MARKER_IMPORT = f"ForwardRef as {module_marker.ALIAS}{module_marker.DECLARATION}"
 
 
+_DIGEST = re.compile(rf"(, ForwardRef as {module_marker.DIGEST_ALIAS})|(; {module_marker.DIGEST_NAME}: "
+                     rf"{module_marker.DIGEST_ALIAS}\[\d+\])")
+
+
 def rewrite_source(source: str) -> str:
-    out = _rewrite_source(source)
+    """The rewrite without the declarations of module_marker.py (test_module_marker has them)."""
+    out = _DIGEST.sub("", _rewrite_source(source)).replace(f"; from typing import ForwardRef as {module_marker.DIGEST_ALIAS}",
+                                                         "; from typing import ")
+    out = out.replace("; from typing import ;", ";").replace("; from typing import \n", "\n")
+    out = out.replace("from typing import , ", "from typing import ")
     return out.replace(f", {_MARKER_IMPORT}", "").replace(f"; from typing import {_MARKER_IMPORT}", "")
 
 FINAL = "from typing import ForwardRef as _PyptoStubsConst"
@@ -226,12 +235,21 @@ def test_mypy_reads_files_with_other_line_ends(tmp_path: Path, newline: str) -> 
 
 def test_module_marker() -> None:
     """A module importing pypto without a tensor annotation gets the declaration that gives it
-    the PyPTO module options (module_marker.py); once, and not when it has a tensor annotation."""
+    the PyPTO module options (module_marker.py); once, and not when it has a tensor annotation.
+    Every module importing pypto also declares the digest of its text (read by other modules'
+    checks: calls/module_sources.py); a rewritten text keeps its one declaration."""
     plain = "import os\nimport pypto.frontend as pf\n\ndef test():\n    pass\n"
-    marked = ("import os; from typing import ForwardRef as _PyptoStubsModule; _PyptoStubsUsesPypto: _PyptoStubsModule\n"
+    digest = module_marker.source_digest(plain)
+    marked = ("import os; from typing import ForwardRef as _PyptoStubsModule, ForwardRef as _PyptoStubsDigest; "
+              f"_PyptoStubsUsesPypto: _PyptoStubsModule; _PyptoStubsSource: _PyptoStubsDigest[{digest}]\n"
               "import pypto.frontend as pf\n\ndef test():\n    pass\n")
     assert _rewrite_source(plain) == marked
     assert _rewrite_source(marked) == marked
     annotated = "import pypto\ndef k(a: pypto.Tensor):\n    pass\n"
-    assert _rewrite_source(annotated) == annotated
+    digest = module_marker.source_digest(annotated)
+    with_digest = annotated.replace(
+        "import pypto\n", "import pypto; from typing import ForwardRef as _PyptoStubsDigest; "
+        f"_PyptoStubsSource: _PyptoStubsDigest[{digest}]\n")
+    assert _rewrite_source(annotated) == with_digest
+    assert _rewrite_source(with_digest) == with_digest
     assert _rewrite_source("import os\n'''import pypto'''\n") == "import os\n'''import pypto'''\n"

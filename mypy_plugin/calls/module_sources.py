@@ -1,0 +1,152 @@
+"""Other modules' sources, for the body tracer (:mod:`..trace`): a module's text as mypy analyzed
+it, and what the check that read it now depends on.
+
+mypy keeps no function bodies of a module it loads from its cache (warm runs, the daemon, another
+worker of ``mypy -n``), so a check that enters a helper or kernel of another module reads that
+module's source itself. It is read only when it is the text mypy analyzed: the source rewrite
+declares the digest of every pypto module's text (``rewrite/module_marker.py``) and the file must
+still have that digest. What it read is recorded so that an edit rechecks the reader:
+- in the daemon (fine-grained), the reading target depends on the module's digest declaration,
+  whose value changes with any edit (``MypyFile.alias_deps``, which mypy's dependency pass reads
+  for every function target, also when it rechecks just that target);
+- in incremental runs, the reader's cache entry carries the digests of what it read
+  (:func:`config_data`, through the plugin's ``report_config_data``; the list of what it read is
+  kept beside mypy's cache): a changed source makes mypy check the reader again, also a module
+  it reached only through another one.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Final
+
+from mypy.nodes import MypyFile, Var
+from mypy.util import decode_python_encoding
+
+from ..bridge.folding import int_of_type
+from ..rewrite.module_marker import DIGEST_NAME, source_digest
+from ..trace.modules import TracedModule
+
+# module being checked -> {module read: (its path, its digest)}, in this process
+_READ: dict[str, dict[str, tuple[str, int]]] = {}
+_CACHE_DIR: list[str] = []
+_SUBDIR: Final = os.path.join("pypto-stubs", "sources")
+
+
+def load(api: object, name: str) -> TracedModule | None:
+    """The module ``name`` of this build, from its source (None: not a pypto module of the build,
+    a stub, or its file is no longer the text mypy analyzed)."""
+    modules = getattr(api, "modules", None)
+    mod = modules.get(name) if isinstance(modules, Mapping) else None
+    if not isinstance(mod, MypyFile) or mod.is_stub or not mod.path.endswith(".py"):
+        return None
+    sym = mod.names.get(DIGEST_NAME)
+    expected = int_of_type(sym.node.type) if sym is not None and isinstance(sym.node, Var) else None
+    if expected is None:
+        return None
+    found = _module(name, mod.path, expected)
+    if found is not None:
+        _record(api, name, mod.path, expected)
+    return found
+
+
+def _module(name: str, path: str, digest: int) -> TracedModule | None:
+    text = _text(path, *_stamp(path))
+    if text is None or source_digest(text) != digest:
+        return None
+    return _parsed(name, path, digest, text)
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=256)
+def _text(path: str, mtime: int, size: int) -> str | None:
+    if size < 0:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return decode_python_encoding(f.read())
+    except (OSError, UnicodeDecodeError, SyntaxError):
+        return None
+
+
+@lru_cache(maxsize=256)
+def _parsed(name: str, path: str, digest: int, text: str) -> TracedModule | None:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return TracedModule(name, path, text, tree, os.path.basename(path) == "__init__.py", str(digest))
+
+
+def _record(api: object, name: str, path: str, digest: int) -> None:
+    tree = getattr(api, "tree", None)
+    scope = getattr(api, "tscope", None)
+    if not isinstance(tree, MypyFile) or name == tree.fullname:
+        return
+    try:
+        target = scope.current_target() if scope is not None else tree.fullname
+    except AssertionError:
+        target = tree.fullname
+    tree.alias_deps[target].add(f"{name}.{DIGEST_NAME}")
+    read = _READ.setdefault(tree.fullname, {})
+    if read.get(name) != (path, digest):
+        read[name] = (path, digest)
+        _write_list(tree.fullname)
+
+
+def use_cache_dir(cache_dir: str | None) -> None:
+    """Where the lists of what each module's check read are kept (None: no incremental cache)."""
+    _CACHE_DIR[:] = [cache_dir] if cache_dir and cache_dir != os.devnull else []
+
+
+def config_data(module: str, is_check: bool) -> dict[str, object]:
+    """What a module's cache entry carries about the sources its last check read: their digests now.
+
+    mypy writes a module's entry before it checks the module, so the entry carries what the
+    previous check read; the check then lists what it reads anew. When mypy validates the entry,
+    the digests of that list are compared: any change (a source edited, or a check that read other
+    modules than the one before it) checks the module again."""
+    if not is_check:
+        _READ.pop(module, None)  # the check about to run lists what it reads
+    side = _side_file(module)
+    if not side or not os.path.exists(side):
+        return {}
+    try:
+        with open(side, encoding="utf-8") as f:
+            paths: dict[str, str] = json.load(f)
+        if not is_check:
+            os.remove(side)
+    except (OSError, ValueError):
+        return {"sources": "unreadable"}  # never equal to what was written: check again
+    digests = {}
+    for name, path in sorted(paths.items()):
+        text = _text(path, *_stamp(path))
+        digests[name] = source_digest(text) if text is not None else -1
+    return {"sources": digests}
+
+
+def _write_list(module: str) -> None:
+    side = _side_file(module)
+    if not side:
+        return
+    try:
+        os.makedirs(os.path.dirname(side), exist_ok=True)
+        with open(side, "w", encoding="utf-8") as f:
+            json.dump({name: path for name, (path, _) in sorted(_READ[module].items())}, f)
+    except OSError:
+        pass
+
+
+def _side_file(module: str) -> str:
+    return os.path.join(_CACHE_DIR[0], _SUBDIR, f"{module}.json") if _CACHE_DIR else ""

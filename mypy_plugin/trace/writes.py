@@ -1,0 +1,82 @@
+"""Assignment targets: names, unpacking, items of local lists, and writes into tensors (``out[...] =
+v``, ``out.move(v)``): checked as the write hook checks them when ``out`` is a parameter (an
+output) or a region of a local buffer is written; a whole write into a local moves the value there."""
+
+from __future__ import annotations
+
+import ast
+
+from ..knowledge.checks.out import Write, check_write, is_whole
+from ..knowledge.values import TensorVal
+from .calls import CallTracer
+from .values import UNKNOWN, Obj, Seq, Value, is_int
+
+
+class WriteTracer(CallTracer):
+    params: frozenset[str]  # the function's parameters (writes into them are writes into outputs)
+    buffers: frozenset[str]  # locals every binding of which is a pypto.* call (local buffers)
+
+    def _whole_output(self, targets: list[ast.expr]) -> TensorVal | None:
+        """``out[:] = <call>`` into a parameter: the output's value (the call is moved into it)."""
+        if len(targets) != 1 or not isinstance(targets[0], ast.Subscript):
+            return None
+        t = targets[0]
+        if not isinstance(t.value, ast.Name) or t.value.id not in self.params:
+            return None
+        dest = self.env.get(t.value.id)
+        if not isinstance(dest, TensorVal):
+            return None
+        elts = t.slice.elts if isinstance(t.slice, ast.Tuple) else [t.slice]
+        whole = all(isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None
+                    or isinstance(e, ast.Constant) and e.value is Ellipsis for e in elts)
+        return dest if whole else None
+
+    def assign(self, target: ast.expr, value: Value, stmt: ast.stmt) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            starred = any(isinstance(e, ast.Starred) for e in target.elts)
+            items = value.items if isinstance(value, Seq) and not starred and len(value.items) == len(target.elts) \
+                else None
+            for i, e in enumerate(target.elts):
+                self.assign(e.value if isinstance(e, ast.Starred) else e, items[i] if items else UNKNOWN, stmt)
+        elif isinstance(target, ast.Subscript):
+            self.store_item(target, value, stmt)
+        elif isinstance(target, ast.Attribute):
+            base = self.expr(target.value)
+            if isinstance(target.value, ast.Name) and isinstance(base, Obj):
+                self.env[target.value.id] = base.with_attr(target.attr, value)  # ``self.heads = heads``
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, UNKNOWN, stmt)
+
+    def store_item(self, target: ast.Subscript, value: Value, stmt: ast.stmt) -> None:
+        base = self.expr(target.value)
+        name = target.value.id if isinstance(target.value, ast.Name) else None
+        if isinstance(base, TensorVal):
+            keys = self.index_keys(target.slice)
+            self.write(base, target.value, keys, value, stmt)
+            if name is not None and name not in self.params and is_whole(keys) and isinstance(value, TensorVal):
+                self.env[name] = value  # a whole write into a local moves the value there
+            return
+        index = self.expr(target.slice) if not isinstance(target.slice, ast.Slice) else UNKNOWN
+        if name is not None and isinstance(base, Seq) and base.is_list:
+            if is_int(index) and -len(base.items) <= index < len(base.items):  # type: ignore[operator]
+                items = list(base.items)
+                items[index] = value  # type: ignore[index]
+                self.env[name] = Seq(tuple(items), True)
+            else:
+                self.env[name] = UNKNOWN
+
+    def write(self, dest: TensorVal, dest_node: ast.expr, keys: list[object] | None, value: Value,
+              where: ast.AST) -> None:
+        """``out[keys] = value`` / ``out.move(value)``: checked when ``out`` is a parameter (an
+        output), or a region of a local buffer is written."""
+        name = dest_node.id if isinstance(dest_node, ast.Name) else None
+        region = keys is not None and not is_whole(keys)
+        if name is None or not (name in self.params or region and name in self.buffers):
+            return
+        if not isinstance(value, TensorVal) or keys is not None and any(k is None for k in keys):
+            return
+        for problem in check_write(Write(dest, keys, value, name)):
+            self.report(where, problem)
+

@@ -1,0 +1,5 @@
+import pypto
+
+
+def silu(x):
+    return x * pypto.sigmoid(x)
