@@ -28,8 +28,8 @@ from .bridge.tensor_types import TENSOR
 from .calls import call_sites, conftests, cross_module, helpers, module_sources
 from .debug import degrade
 from .hooks import (
-    attributes, builtin_minmax, call_forms, jit_options, kernel_calls, module_options, op_calls, session,
-    unpacked_options,
+    attributes, builtin_minmax, call_forms, jit_options, kernel_calls, module_options, op_calls, scalar_minmax,
+    session, unpacked_options,
 )
 from .hooks.annotations import analyze_tensor
 from .kernel import decorators
@@ -230,6 +230,8 @@ class PyptoPlugin(Plugin):
             return op_calls.constructor_hook(self.session)
         if fullname in frontend.DECORATORS:
             return op_calls.decorator_hook(self.session)
+        if fullname in scalar_minmax.NAMES:
+            return scalar_minmax.hook
         op = op_calls.FUNCTION_TABLE.get(fullname)
         return op_calls.function_hook(self.session, op) if op is not None else None
 
