@@ -9,7 +9,9 @@ a small supported interface, so that no tool reaches into the plugin's internals
 - :func:`copies`: the copies a kernel or helper was checked again with (one per host call's
   tensors, one per call from a kernel: ``calls/specialize.py``), each with its tensors and tiles.
   Recorded only while :func:`recording` is on (a ``pypto-check`` run records nothing); the
-  recording hook :func:`copy_checked` is called by ``calls.specialize.check``.
+  recording hook :func:`copy_checked` is called by ``calls.specialize.check``, and
+  :func:`traced_call` by ``calls.cross_module`` for a kernel of another module traced with a
+  call's tensors.
 
 Call these on the thread that runs mypy, after a check (or an update of the daemon's engine).
 Positions (:class:`Span`) are mypy's: 1-based lines, 0-based columns, end column exclusive.
@@ -35,7 +37,7 @@ from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, NOT_SET, UNKNOWN, TileS
 from .knowledge.values import TensorVal
 
 __all__ = ["CopyCheck", "CopySeen", "Span", "copies", "copy_checked", "entry_tiles", "fmt_tiles", "forget", "kind",
-           "is_recording", "recording", "span", "tensor_of", "tiles_at"]
+           "is_recording", "recording", "span", "tensor_of", "tiles_at", "traced_call"]
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,9 @@ _COPIES: dict[str, dict[tuple[str, int], dict[str, CopyCheck]]] = {}
 # id(a copy being checked) -> copies checked inside it (a helper called from a kernel's copy):
 # they get its label when it is recorded
 _NESTED: dict[int, list[tuple[str, tuple[str, int], CopyCheck]]] = {}
+# path of a checked module -> the records its check made (path, function key, note): dropped
+# when it is checked again
+_MADE_BY: dict[str, list[tuple[str, tuple[str, int], str]]] = {}
 _LABEL: Final = re.compile(r"^with the tensors of (the call .+?): ")
 
 
@@ -126,16 +131,28 @@ def recording(on: bool) -> None:
     if not on:
         _COPIES.clear()
         _NESTED.clear()
+        _MADE_BY.clear()
+
+
+def forget(path: str) -> None:
+    """Drop what the check of the module at ``path`` recorded (before it is checked again): its
+    own copies, and what it traced of other modules' kernels (those of other modules' checks stay)."""
+    _NESTED.clear()
+    for where, key, note in _MADE_BY.pop(path, []):
+        _COPIES.get(where, {}).get(key, {}).pop(note, None)
 
 
 def is_recording() -> bool:
     return _recording[0]
 
 
-def forget(path: str) -> None:
-    """Drop what was recorded for the module at ``path`` (before it is checked again)."""
-    _COPIES.pop(path, None)
-    _NESTED.clear()
+def traced_call(made_by: str, path: str, key: tuple[str, int], label: str, note: str,
+                tensors: Mapping[Span, TensorVal], tiles: Mapping[Span, TileState]) -> None:
+    """A function of the module at ``path`` (``key``: its name and line) was traced with a call's
+    tensors by the check of the module at ``made_by`` (``calls.cross_module``)."""
+    if not _recording[0]:
+        return
+    _store(made_by, path, key, CopyCheck(label, note, tensors, tiles))
 
 
 def copies(path: str, func: FuncDef) -> list[CopyCheck]:
@@ -212,11 +229,12 @@ def _place(api: object, seen: CopySeen, note: str) -> None:
         _NESTED.setdefault(id(caller), []).extend(placed)  # labelled when its caller's copy is recorded
         return
     for where, inner_key, inner in placed:
-        _store(where, inner_key, inner)
+        _store(seen.path, where, inner_key, inner)
 
 
-def _store(path: str, key: tuple[str, int], record: CopyCheck) -> None:
+def _store(made_by: str, path: str, key: tuple[str, int], record: CopyCheck) -> None:
     _COPIES.setdefault(path, {}).setdefault(key, {})[record.note] = record
+    _MADE_BY.setdefault(made_by, []).append((path, key, record.note))
 
 
 def _expressions(func: FuncDef) -> Iterable[Expression]:

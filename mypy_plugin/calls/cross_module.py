@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -19,7 +19,7 @@ from mypy.nodes import (
     FUNC_NO_INFO, CallExpr, Context, Decorator, FuncDef, MypyFile, RefExpr,
 )
 
-from .. import config
+from .. import config, insight
 from ..bridge import diagnostics
 from ..host.call_check import fmt_binding
 from ..knowledge.findings import Finding
@@ -29,6 +29,7 @@ from ..knowledge.values import TensorVal
 from ..trace.arguments import Actual
 from ..kernel.copies import Entry
 from ..kernel.root_causes import ALSO
+from ..trace.modules import TracedModule
 from ..trace.run import Outcome, module_value, parameter_names, parameters, trace_function
 from ..trace.state import Options, Shared, Traced
 from ..trace.values import UNKNOWN, Value
@@ -75,9 +76,9 @@ def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: 
     source = module_sources.load(api, module)
     if source is None:
         return None
-    recording = coverage.active() is not None
+    recording, observing = coverage.active() is not None, insight.is_recording()
     key = (module, source.digest, name, tuple(sorted(params.items(), key=lambda kv: kv[0])), tiles, vec_set, options(),
-           recording)
+           recording, observing)
     try:
         hash(key)
     except TypeError:
@@ -87,7 +88,16 @@ def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: 
         _MEMO.move_to_end(key)
         return memo[0]
     shared = Shared(options(), lambda other: module_sources.load(api, other), ops=[] if recording else None)
+    seen: dict[tuple[int, int, int, int], tuple[TensorVal, TileState]] = {}
+    if observing:  # for the language server: the tensors and tiles of the function's own module
+        def observe(traced: TracedModule, node: ast.expr, value: Value, at: TileState) -> None:
+            end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+            if traced.name == module and isinstance(value, TensorVal) and end_line is not None and end_col is not None:
+                seen[(node.lineno, node.col_offset, end_line, end_col)] = (value, at)
+        shared.observe = observe
     found = trace_function(source, name, params, tiles, vec_set, shared)
+    if found is not None and seen:
+        found = replace(found, seen=tuple((where, v, at) for where, (v, at) in seen.items()))
     _MEMO[key] = (found, tuple((m, t.digest) for m, t in sorted(shared.loaded.items()) if t is not None))
     if len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
@@ -209,8 +219,27 @@ def kernel_call(api: object, dec: Decorator, module: str, name: str, params: Par
         return
     baseline = trace(api, module, name, declared, KERNEL_ENTRY, None)
     op_coverage.record_traced(op_coverage.function_key(source.path, dec.func), found.ops)
-    report_new(api, where, found, baseline,
-               f"in kernel {name}, traced with the tensors of this call: {fmt_binding(tensor_names, vals)}")
+    note = f"in kernel {name}, traced with the tensors of this call: {fmt_binding(tensor_names, vals)}"
+    report_new(api, where, found, baseline, note)
+    if insight.is_recording():
+        _for_tools(api, dec, source.path, fdef, given, found, f"the call at {_display(getattr(api, 'path', ''))}:{line}", note)
+
+
+def _for_tools(api: object, dec: Decorator, path: str, fdef: ast.FunctionDef | ast.AsyncFunctionDef,
+               params: dict[str, Value], found: Outcome, label: str, note: str) -> None:
+    """What the trace saw in the kernel (its parameters and tensor expressions), for the language
+    server's hover (``insight.copies``). A parameter's place is mypy's (the rewrite of annotations
+    may move its end), an expression's the source's (the rewrite leaves bodies as they are)."""
+    tensors: dict[insight.Span, TensorVal] = {}
+    tiles: dict[insight.Span, TileState] = {}
+    for arg in dec.func.arguments:
+        val = params.get(arg.variable.name)
+        if isinstance(val, TensorVal) and arg.line > 0:
+            tensors[insight.span(arg)], tiles[insight.span(arg)] = val, KERNEL_ENTRY
+    for (line, column, end_line, end_column), val, at in found.seen:
+        where = insight.Span(line, column, end_line, end_column)
+        tensors[where], tiles[where] = val, at
+    insight.traced_call(getattr(api, "path", ""), path, (fdef.name, fdef.lineno), label, note, tensors, tiles)
 
 
 def report_new(api: object, ctx: Context, found: Outcome, baseline: Outcome | None, where: str) -> None:

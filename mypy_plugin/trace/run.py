@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Final
 
 from ..knowledge.tiles import NOT_SET, TileState
+from ..knowledge.values import TensorVal
 from ..knowledge.tiles import UNKNOWN as UNKNOWN_TILE
 from .arguments import Actual
 from .modules import TracedModule
@@ -25,6 +26,9 @@ class Outcome:
     returned: Value
     exit_tiles: TileState
     ops: tuple[OpRecord, ...] = ()  # when the trace records them (``Shared.ops``)
+    # (line, column, end line, end column) of each tensor expression of the traced function's own
+    # module, with its tensor and the tiles in force there (when ``Shared.observe`` was asked)
+    seen: tuple[tuple[tuple[int, int, int, int], TensorVal, TileState], ...] = ()
 
 
 class Tracer(StatementTracer):

@@ -77,8 +77,9 @@ class Shared:
     deferred: list[Callable[[bool], None]] = field(default_factory=list)  # checks that need vec_set
     ops: list[OpRecord] | None = None  # op calls checked on a reported path (None: not recorded)
     budget: int = 20_000  # statements traced in all (loops and helpers multiply them)
-    # Called with each node and its value (for the language server's hover; None: not asked).
-    observe: Callable[[TracedModule, ast.expr, Value], None] | None = None
+    # Called with each node, its value and the tiles in force there (for the language server's
+    # hover; None: not asked).
+    observe: Callable[[TracedModule, ast.expr, Value, TileState], None] | None = None
 
 
 class Tracing:
@@ -107,7 +108,7 @@ class Tracing:
 
     def seen(self, node: ast.expr, value: Value) -> None:
         if self.shared.observe is not None and not self.silent:
-            self.shared.observe(self.module, node, value)
+            self.shared.observe(self.module, node, value, self.tiles)
 
     def report(self, node: ast.AST, finding: Finding, label: str = "") -> None:
         if self.silent:

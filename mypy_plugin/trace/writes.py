@@ -34,6 +34,7 @@ class WriteTracer(CallTracer):
     def assign(self, target: ast.expr, value: Value, stmt: ast.stmt) -> None:
         if isinstance(target, ast.Name):
             self.env[target.id] = value
+            self.seen(target, value)  # (a tool shows the value where the name is bound)
         elif isinstance(target, (ast.Tuple, ast.List)):
             starred = any(isinstance(e, ast.Starred) for e in target.elts)
             items = value.items if isinstance(value, Seq) and not starred and len(value.items) == len(target.elts) \
