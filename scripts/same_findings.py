@@ -71,7 +71,11 @@ def daemon_steps(py: str, proj: Path, targets: list[str], edit: Path) -> dict[st
         # A crash is an answer too (mypy 2.4.1's daemon crashes on some edits with no plugin at
         # all): both installs must give the same one.
         proc = subprocess.run([*base, "check", *targets], cwd=proj, capture_output=True, text=True, env=_env())
-        return proc.stdout if proc.returncode in (0, 1) else f"{proc.stdout}{proc.stderr}exit {proc.returncode}\n"
+        if proc.returncode in (0, 1):
+            return proc.stdout
+        # (its traceback names the venv's typeshed: the same crash in both installs reads the same)
+        venv = os.path.dirname(os.path.dirname(os.path.abspath(py)))
+        return f"{proc.stdout}{proc.stderr}exit {proc.returncode}\n".replace(venv, "VENV")
 
     try:
         subprocess.run([*base, "start", "--", "--config-file", "plugin.ini", "--cache-dir", str(cache)],
