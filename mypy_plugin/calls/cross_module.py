@@ -67,13 +67,14 @@ def options() -> Options:
 
 
 def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: TileState,
-          vec_set: bool | None) -> Outcome | None:
+          vec_set: bool | None, mirror: bool = False) -> Outcome | None:
     """``module``'s function ``name`` traced with ``params`` and entered with ``tiles`` (memoised
-    while none of the sources it read changed)."""
+    while none of the sources it read changed); ``mirror``: as its own module's check sees it."""
     source = module_sources.load(api, module)
     if source is None:
         return None
-    key = (module, source.digest, name, tuple(sorted(params.items(), key=lambda kv: kv[0])), tiles, vec_set, options())
+    key = (module, source.digest, name, tuple(sorted(params.items(), key=lambda kv: kv[0])), tiles, vec_set, options(),
+           mirror)
     try:
         hash(key)
     except TypeError:
@@ -83,7 +84,7 @@ def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: 
         _MEMO.move_to_end(key)
         return memo[0]
     shared = Shared(options(), lambda other: module_sources.load(api, other))
-    found = trace_function(source, name, params, tiles, vec_set, shared)
+    found = trace_function(source, name, params, tiles, vec_set, shared, mirror=mirror)
     _MEMO[key] = (found, tuple((m, t.digest) for m, t in sorted(shared.loaded.items()) if t is not None))
     if len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
@@ -131,7 +132,8 @@ def helper_trace(api: object, call: CallExpr, module: str, name: str, entry: Ent
     if found is None:
         return None
     same = params == declared and tiles == HELPER_ENTRY and vec_set
-    baseline = found if same else trace(api, module, name, declared, HELPER_ENTRY, True)
+    # what the helper's own module reports (a call its check does not enter is the caller's)
+    baseline = found if same else trace(api, module, name, declared, HELPER_ENTRY, True, mirror=True)
     shown = [n for n in names if bound is None or n != names[0]]
     return HelperTrace(found, baseline, f"in {name} called here with {fmt_params(params, shown)}{fmt_tiles(tiles)}")
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ..knowledge.tiles import NOT_SET, TileState
+from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState
+from ..knowledge.values import TensorVal
 from ..knowledge.tiles import UNKNOWN as UNKNOWN_TILE
 from .arguments import Actual
 from .modules import TracedModule
@@ -28,6 +29,9 @@ class Outcome:
 
 class Tracer(StatementTracer):
     stack: tuple[tuple[str, str], ...] = ()
+    # A helper traced as its own module's check sees it (the baseline of a call): that check enters
+    # no call that passes no tensor (outside a kernel, calls/cross_module.py, calls/helpers.py).
+    mirror = False
 
     def run_body(self, fdef: ast.FunctionDef, params: dict[str, Value]) -> tuple[Value, TileState]:
         """Trace the body with ``params``; the value it returns (every path joined) and the tiles
@@ -111,6 +115,8 @@ class Tracer(StatementTracer):
         return obj
 
     def enter(self, module: TracedModule, fdef: ast.FunctionDef, params: dict[str, Value], node: ast.Call) -> Value:
+        if self.mirror and not any(isinstance(v, TensorVal) for v in params.values()):
+            return self._unentered(module, fdef, params, node)
         me = (module.name, fdef.name)
         if self.depth >= MAX_DEPTH or me in self.stack:
             self.tiles = UNKNOWN_TILES
@@ -135,6 +141,23 @@ class Tracer(StatementTracer):
             self.shared.memo[key] = ((), returned, tiles)
         self.tiles = tiles
         return returned
+
+
+    def _unentered(self, module: TracedModule, fdef: ast.FunctionDef, params: dict[str, Value],
+                   node: ast.Call) -> Value:
+        """A call its module's check does not enter: the callee counts as its own module checks it
+        (every parameter unknown, unknown tiles), and the call is followed silently for what it
+        returns and the tiles after it (what it finds under this caller's state is the call's)."""
+        me = (module.name, fdef.name)
+        if self.depth < MAX_DEPTH and me not in self.stack:
+            own = Tracer(self.shared, module, HELPER_ENTRY, True, self.via, self.depth + 1)
+            own.stack, own.silent, own.mirror = self.stack + (me,), self.silent, True
+            own.run_body(fdef, {p: UNKNOWN for p in params})
+        self.mirror, self.silent = False, self.silent + 1
+        try:
+            return self.enter(module, fdef, params, node)
+        finally:
+            self.mirror, self.silent = True, self.silent - 1
 
 
 UNKNOWN_TILES: Final = TileState(UNKNOWN_TILE, UNKNOWN_TILE)
@@ -183,9 +206,11 @@ def parameter_names(module: TracedModule, name: str) -> list[str]:
 
 
 def trace_function(module: TracedModule, name: str, params: dict[str, Value], tiles: TileState,
-                   vec_set: bool | None, shared: Shared, via: tuple[str, ...] = ()) -> Outcome | None:
+                   vec_set: bool | None, shared: Shared, via: tuple[str, ...] = (), mirror: bool = False
+                   ) -> Outcome | None:
     """Trace ``module``'s top-level function ``name``. ``vec_set``: whether the kernel at the root
-    of the call chain sets a vec tile anywhere (None: this is that kernel; decided from its trace)."""
+    of the call chain sets a vec tile anywhere (None: this is that kernel; decided from its trace).
+    ``mirror``: as the helper's own module checks it (``Tracer.mirror``; not for a kernel)."""
     fdef = module.functions.get(name)
     if fdef is None:
         return None
@@ -193,6 +218,7 @@ def trace_function(module: TracedModule, name: str, params: dict[str, Value], ti
     shared.loaded.setdefault(module.name, module)
     tracer = Tracer(shared, module, tiles, vec_set, via)
     tracer.stack = ((module.name, name),)
+    tracer.mirror = mirror and vec_set is not None
     returned, exit_tiles = tracer.run_body(fdef, params)
     if vec_set is None:
         for later in shared.deferred:
