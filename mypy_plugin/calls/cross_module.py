@@ -21,6 +21,7 @@ from mypy.nodes import (
 from .. import config
 from ..bridge import diagnostics
 from ..host.call_check import fmt_binding
+from ..knowledge.codes import op_codes
 from ..knowledge.findings import Finding
 from ..host.call_check import Parameters
 from ..knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, TileState
@@ -227,8 +228,13 @@ def report_new(api: object, ctx: Context, found: Outcome, baseline: Outcome | No
             msg.note(f"at {_display(f.path)}:{f.line}{chain}, {where}", ctx, code=info.code, parent_error=info)
 
 
+# A missing member is one whatever the receiver's shape (the message names the shape it knows).
+_ANY_SHAPE: Final = frozenset(c.name for c in (op_codes.NO_METHOD, op_codes.TRANSPOSE))
+
+
 def _key(f: Traced) -> tuple[object, ...]:
-    return (f.module, f.line, f.column, f.finding.code.name, f.message)
+    code = f.finding.code.name
+    return (f.module, f.line, f.column, code, "" if code in _ANY_SHAPE else f.message)
 
 
 def _display(path: str) -> str:
