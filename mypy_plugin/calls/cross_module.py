@@ -28,6 +28,7 @@ from ..knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, TileState
 from ..knowledge.values import TensorVal
 from ..trace.arguments import Actual
 from ..kernel.copies import Entry
+from ..kernel.local_buffers import LocalBuffers
 from ..trace.run import Outcome, module_value, parameter_names, parameters, trace_function
 from ..trace.state import Options, Shared, Traced
 from ..trace.values import UNKNOWN, Value
@@ -68,14 +69,16 @@ def options() -> Options:
 
 
 def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: TileState,
-          vec_set: bool | None, mirror: bool = False) -> Outcome | None:
+          vec_set: bool | None, mirror: bool = False, into: tuple[bool, str | None] | None = None
+          ) -> Outcome | None:
     """``module``'s function ``name`` traced with ``params`` and entered with ``tiles`` (memoised
-    while none of the sources it read changed); ``mirror``: as its own module's check sees it."""
+    while none of the sources it read changed); ``mirror``: as its own module's check sees it;
+    ``into``: the caller writes the result whole into an output."""
     source = module_sources.load(api, module)
     if source is None:
         return None
     key = (module, source.digest, name, tuple(sorted(params.items(), key=lambda kv: kv[0])), tiles, vec_set, options(),
-           mirror)
+           mirror, into)
     try:
         hash(key)
     except TypeError:
@@ -85,7 +88,7 @@ def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: 
         _MEMO.move_to_end(key)
         return memo[0]
     shared = Shared(options(), lambda other: module_sources.load(api, other))
-    found = trace_function(source, name, params, tiles, vec_set, shared, mirror=mirror)
+    found = trace_function(source, name, params, tiles, vec_set, shared, mirror=mirror, returns_into=into)
     _MEMO[key] = (found, tuple((m, t.digest) for m, t in sorted(shared.loaded.items()) if t is not None))
     if len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
@@ -129,14 +132,31 @@ def helper_trace(api: object, call: CallExpr, module: str, name: str, entry: Ent
     params = {n: merged(declared.get(n, UNKNOWN), from_flow(v, entry, n)) for n, v in given.items()}
     tiles = entry.tiles if entry is not None else HELPER_ENTRY
     vec_set = entry.vec_set_in_kernel if entry is not None else True
-    found = trace(api, module, name, params, tiles, vec_set)
+    into = _into_output(api, call)
+    found = trace(api, module, name, params, tiles, vec_set, into=into)
     if found is None:
         return None
-    same = params == declared and tiles == HELPER_ENTRY and vec_set
+    same = params == declared and tiles == HELPER_ENTRY and vec_set and into is None
     # what the helper's own module reports (a call its check does not enter is the caller's)
     baseline = found if same else trace(api, module, name, declared, HELPER_ENTRY, True, mirror=True)
     shown = [n for n in names if bound is None or n != names[0]]
     return HelperTrace(found, baseline, f"in {name} called here with {fmt_params(params, shown)}{fmt_tiles(tiles)}")
+
+
+def _into_output(api: object, call: CallExpr) -> tuple[bool, str | None] | None:
+    """(True, the output's dtype) when the caller writes the call's result whole into an output
+    (``out[:] = rows(x)``, or through a name): a copy the helper returns is then that output."""
+    scope = getattr(api, "scope", None)
+    func = scope.current_function() if scope is not None else None
+    if not isinstance(func, FuncDef):
+        return None
+    if not _BUFFERS or _BUFFERS[0].func is not func:
+        _BUFFERS[:] = [LocalBuffers(func)]  # the hooks come one function at a time
+    buffers = _BUFFERS[0]
+    return (True, buffers.output_dtype(call)) if buffers.moved_into_output(call) else None
+
+
+_BUFFERS: list[LocalBuffers] = []
 
 
 def module_object(api: object, module: str, name: str) -> Value:

@@ -32,6 +32,7 @@ class Tracer(StatementTracer):
     # A helper traced as its own module's check sees it (the baseline of a call): that check enters
     # no call that passes no tensor (outside a kernel, calls/cross_module.py, calls/helpers.py).
     mirror = False
+    returns_into: tuple[bool, str | None] | None = None  # the caller moves the result into an output
 
     def run_body(self, fdef: ast.FunctionDef, params: dict[str, Value]) -> tuple[Value, TileState]:
         """Trace the body with ``params``; the value it returns (every path joined) and the tiles
@@ -40,6 +41,7 @@ class Tracer(StatementTracer):
         self.locals_ = frozenset(_locals(fdef))
         self.buffers = frozenset(self._buffers(fdef))
         self.env = dict(params)
+        self.moved_into_outputs(fdef, params, self.returns_into)
         self.block(fdef.body)
         ends = list(self.returns)
         if not self.dead:
@@ -121,8 +123,9 @@ class Tracer(StatementTracer):
         if self.depth >= MAX_DEPTH or me in self.stack:
             self.tiles = UNKNOWN_TILES
             return UNKNOWN
+        into = self.into.get(id(node))
         key: tuple[object, ...] | None = (
-            me, tuple(sorted(params.items(), key=lambda kv: kv[0])), self.tiles, self.vec_set, self.silent > 0)
+            me, tuple(sorted(params.items(), key=lambda kv: kv[0])), self.tiles, self.vec_set, self.silent > 0, into)
         try:
             hash(key)
         except TypeError:
@@ -135,7 +138,7 @@ class Tracer(StatementTracer):
         where = f"{fdef.name} at {Path(self.module.path).name}:{node.lineno}"
         sub = Tracer(self.shared, module, self.tiles, self.vec_set, self.via + (where,), self.depth + 1)
         sub.stack = self.stack + (me,)
-        sub.silent = self.silent
+        sub.silent, sub.returns_into = self.silent, into
         returned, tiles = sub.run_body(fdef, params)
         if key is not None:
             self.shared.memo[key] = ((), returned, tiles)
@@ -206,11 +209,12 @@ def parameter_names(module: TracedModule, name: str) -> list[str]:
 
 
 def trace_function(module: TracedModule, name: str, params: dict[str, Value], tiles: TileState,
-                   vec_set: bool | None, shared: Shared, via: tuple[str, ...] = (), mirror: bool = False
-                   ) -> Outcome | None:
+                   vec_set: bool | None, shared: Shared, via: tuple[str, ...] = (), mirror: bool = False,
+                   returns_into: tuple[bool, str | None] | None = None) -> Outcome | None:
     """Trace ``module``'s top-level function ``name``. ``vec_set``: whether the kernel at the root
     of the call chain sets a vec tile anywhere (None: this is that kernel; decided from its trace).
-    ``mirror``: as the helper's own module checks it (``Tracer.mirror``; not for a kernel)."""
+    ``mirror``: as the helper's own module checks it (``Tracer.mirror``; not for a kernel);
+    ``returns_into``: the caller writes its result whole into an output."""
     fdef = module.functions.get(name)
     if fdef is None:
         return None
@@ -219,6 +223,7 @@ def trace_function(module: TracedModule, name: str, params: dict[str, Value], ti
     tracer = Tracer(shared, module, tiles, vec_set, via)
     tracer.stack = ((module.name, name),)
     tracer.mirror = mirror and vec_set is not None
+    tracer.returns_into = returns_into
     returned, exit_tiles = tracer.run_body(fdef, params)
     if vec_set is None:
         for later in shared.deferred:
