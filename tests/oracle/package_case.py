@@ -72,6 +72,9 @@ class PackageCase(Case):
     site: tuple[str, int] | None = None
     blame: int | None = None
     expect: str = ""  # the generator's prediction ("" when it makes none)
+    pkg: str = "pkg"  # the package's name (the folder it is written as)
+    kind: str = "helper"  # "helper" | "spec" | "boundary" (host_oracle checks a boundary call's silent run)
+    parts: tuple[list[str], list[str], list[str]] = ([], [], [])  # host: tensor bindings, positional, keywords
     # filled by render()
     files: dict[str, str] = field(default_factory=dict)
     spans: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # function -> (file, def, last line)
@@ -81,8 +84,8 @@ class PackageCase(Case):
 
     # --- rendering ---------------------------------------------------------------------------
 
-    def render(self, pkg: str = "pkg") -> str:
-        self.pkg = pkg
+    def render(self, pkg: str = "") -> str:
+        self.pkg = pkg or self.pkg
         exports: dict[str, list[str]] = {}
         self.files, self.spans, self.lines_of = {}, {}, {}
         for mod in ("ops", "blocks"):
@@ -217,8 +220,10 @@ class PackageCase(Case):
                 f.write(text)
         return root
 
-    def host_call(self, module: str) -> str:
-        return "\n".join([f"import {module}.host as h", "", "h.run()", 'print("ORACLE_OK", flush=True)', ""])
+    def host_call(self, module: str, debug3: bool = False) -> str:
+        """Driver: runs host.py's run() (debug3: with 0.2.0's own argument check, runtime_debug_mode=3)."""
+        mode = ["import pypto", "pypto.set_debug_options(runtime_debug_mode=3)"] if debug3 else []
+        return "\n".join([*mode, f"import {module}.host as h", "", "h.run()", 'print("ORACLE_OK", flush=True)', ""])
 
     def op_lines(self) -> list[int]:
         """The kernel's statements that may run an op (a marker-less rejection sits on one)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import random
 import re
 from typing import Any
 
@@ -177,7 +178,7 @@ def _pair_used(pair: str, home: dict[str, str], method: str) -> bool:
 
 @st.composite
 def package_cases(draw: Any, gaps: bool = False) -> PackageCase:
-    if draw(st.integers(0, 3)) == 0:
+    if draw(st.integers(0, 3)) == 0:  # the host generator's runtime-shaped kernels
         from .package_spec import spec_package
 
         spec: PackageCase = draw(spec_package())
@@ -199,7 +200,8 @@ ROTATION = [("package-vec", "kernel"), ("package-vec", "helper"), ("package-matm
             ("package-vec", "helper_after"), ("package-matmul", "helper"), ("package-vec", "sibling"),
             ("package-vec", "none"), ("package-matmul", "override"), ("package-vec", "helper"),
             ("package-matmul", "param"), ("package-vec", "kernel"), ("package-matmul", "none")]
-ROTATION = [r for i, r in enumerate(ROTATION) for r in ([r, ("package-spec", "spec")] if i % 3 == 2 else [r])]
+ROTATION = [r for i, r in enumerate(ROTATION)
+            for r in ([r, ("package-spec", "spec"), ("package-boundary", "")] if i % 3 == 2 else [r])]
 LAYOUTS = [(False, False, 1), (True, False, 2), (False, True, 2), (True, True, 1), (True, False, 1),
            (False, False, 2)]  # (runtime, method, helper modules)
 
@@ -229,9 +231,24 @@ def generate_packages(n: int, seed: int = 0, gaps: bool = False) -> list[Package
     left = list(pool.values())
     out: list[PackageCase] = []
     taken: set[tuple[Any, ...]] = set()
+    from .host_generator import BOUNDARY, _collect
+    from .package_spec import boundary_package
+
     rotation = [r for r in ROTATION if gaps or r[1] not in GAP_PLANS]
+    # the boundary kinds in turn, each from its own pool (hypothesis would favour a few kinds)
+    slots = [i for i in range(n) if rotation[i % len(rotation)][0] == "package-boundary"]
+    kinds = [BOUNDARY[j % len(BOUNDARY)] for j in range(len(slots))]
+    seen: set[str] = set(pool)
+    boundary = {k: _collect(boundary_package(k), kinds.count(k), seed * 100 + j, seen)  # type: ignore[arg-type]
+                for j, k in enumerate(dict.fromkeys(kinds))}
     for i in range(min(n, len(left))):
         family, plan = rotation[i % len(rotation)]
+        if family == "package-boundary":
+            found = boundary[kinds[slots.index(i)]]
+            if found:
+                out.append(found.pop(0))
+                continue
+            family, plan = "package-spec", "spec"
         runtime, method, mods = LAYOUTS[i % len(LAYOUTS)]
 
         def miss(c: PackageCase) -> tuple[Any, ...]:
@@ -243,8 +260,15 @@ def generate_packages(n: int, seed: int = 0, gaps: bool = False) -> list[Package
         c = left.pop(best)
         taken.add(_signature(c))
         out.append(c)
+    from .host_generator import CONSTRUCTS
+    from .package_spec import with_host_construct
+
+    host = 0
     for i, c in enumerate(out):
         c.features["index"] = i
+        if c.kind != "helper":  # every share has each host construct (hypothesis favours the first)
+            with_host_construct(c, CONSTRUCTS[host % len(CONSTRUCTS)], random.Random(seed * 100_003 + i))
+            host += 1
     return out
 
 
@@ -256,9 +280,11 @@ def mix(cases: list[PackageCase]) -> str:
     for c in cases:
         f = c.features
         count["plan"][c.plan] += 1
-        count["meant"][c.expect or "(no prediction: spec)"] += 1
+        count["meant"][c.expect or f"(no prediction: {c.kind})"] += 1
         count["helper modules"][str(f["modules"])] += 1
         count["levels"][str(f["levels"])] += 1
+        if "construct" in f:
+            count["host construct"][f["construct"]] += 1
         count["kernel"]["runtime-shaped" if f["runtime"] else "static"] += 1
         count["called helper"]["method of LAYOUT (" + f["obj_form"] + ")" if f["method"] else "function"] += 1
         count["__init__"]["imports pypto" if f["init_pypto"] else "no pypto"] += 1

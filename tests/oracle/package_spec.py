@@ -1,4 +1,4 @@
-"""Spec packages: the runtime-shaped kernels of ``host_generator.spec_case`` (the op families of
+"""Host packages. Spec packages: the runtime-shaped kernels of ``host_generator.spec_case`` (the op families of
 ``generator.py``: broadcasting, reductions, reshape, transpose, matmul, members PyPTO lacks ...,
 with ``pypto.Tensor([], DT)`` / ``pypto.Tensor()`` parameters) laid out as packages: each op
 statement of the kernel (one at least) moved into a helper of ``ops.py`` or ``blocks.py`` (``t =
@@ -6,19 +6,23 @@ op0(a, b)``, the helper returning the op's expression), sometimes through a seco
 (``blocks.run0`` calling ``ops.op0``), the first one sometimes a method of ``LAYOUT``; the kernel
 in ``kernel.py``, ``run()`` with the host case's torch tensors in ``host.py``. The compiler
 traces the kernel with the call's tensors, so its op errors (matmul-k, broadcast, axis, reshape
-...) show only with them: the checker reports them at the host call. No prediction: the compiler
-decides.
+...) show only with them: the checker reports them at the host call. Boundary packages: the static
+kernels of ``host_generator.boundary_case`` laid out the same way, called from host.py with good
+or wrong tensors (shape, rank, dtype, layout, keyword, count, non-tensor: the ``pypto-call-*``
+checks at the call of a kernel of another module; 0.2.0's silent runs confirmed by its check
+mode, ``host_oracle.py``). No prediction: the compiler decides.
 """
 
 from __future__ import annotations
 
 import ast
+import random
 from typing import Any
 
 from hypothesis import strategies as st
 
 from .helper_tiles import Helper
-from .host_generator import spec_case
+from .host_generator import HostCase, _construct, boundary_case, spec_case
 from .package_case import STYLES, PackageCase
 
 PAIRS = ("kernel>ops", "kernel>blocks", "kernel>layout", "blocks>ops", "layout>ops", "layout>blocks", "host>kernel")
@@ -46,7 +50,26 @@ def _movable(src: str) -> tuple[str, ast.expr] | None:
 
 @st.composite
 def spec_package(draw: Any) -> PackageCase:
-    base = draw(spec_case())
+    return _laid_out(draw, draw(spec_case()), "package-spec", "spec")
+
+
+@st.composite
+def boundary_package(draw: Any, kind: str) -> PackageCase:
+    """A static kernel of ``host_generator.boundary_case`` (its ``x + y`` op in a helper), called from
+    host.py with good tensors or the boundary kind's wrong ones, the call wrapped in one of the host
+    constructs (``host_generator.CONSTRUCTS``, given in turn by ``with_host_construct``)."""
+    return _laid_out(draw, draw(boundary_case(kind)), "package-boundary", kind)
+
+
+def with_host_construct(case: PackageCase, way: str, rng: random.Random) -> None:
+    """Wrap the host call of a spec or boundary package in a host construct, and render it again."""
+    lines, args, kw = case.parts
+    case.host, case.call_index = _construct(rng, way, list(lines), case.name, args, kw)
+    case.features["construct"] = way if case.call_index != -1 else "plain"
+    case.render()
+
+
+def _laid_out(draw: Any, base: HostCase, family: str, plan: str) -> PackageCase:
     names = [p for p, _, _ in base.params]
     tensors = {p for p, s, _ in base.params if s is not None}
     body: list[tuple[str, str]] = []
@@ -100,12 +123,14 @@ def spec_package(draw: Any) -> PackageCase:
 
     used = sorted({styles[p] for p in PAIRS if _pair_used(p, home, method)})
     feats = dict(base.features, modules=len(set(home.values()) - {"layout"}), method=bool(method), moved=0,
-                 obj_form=draw(st.sampled_from(["init", "dataclass"])) if method else "", runtime=True,
+                 obj_form=draw(st.sampled_from(["init", "dataclass"])) if method else "",
+                 runtime=any(f != "static" for f in base.forms),
                  styles=used, init_pypto=init_pypto, gaps=[], op=base.family, dt="", levels=1 + any(
                      h.name.startswith("run") for h in helpers))
-    case = PackageCase("package-spec", base.params, body, ann=base.ann, pre=list(base.pre),
+    case = PackageCase(family, base.params, body, ann=base.ann, pre=list(base.pre),
                        out_mismatch=base.out_mismatch, features=feats, helpers=helpers, home=home, method=method,
                        obj_form=feats["obj_form"] or "init", styles=styles, init_pypto=init_pypto,
-                       forms=list(base.forms), host=list(base.host), plan="spec", base_family=base.family)
+                       forms=list(base.forms), host=list(base.host), call_index=base.call_index, plan=plan,
+                       base_family=base.family, kind=base.kind, parts=base.parts)
     case.render()
     return case
