@@ -12,7 +12,7 @@ from mypy.plugin import AttributeContext, FunctionContext, MethodContext, Plugin
 from mypy.types import Type
 
 from mypy_plugin.kernel import decorators as kernels
-from mypy_plugin.hooks.op_calls import _relax_kernel
+from mypy_plugin.hooks.kernel_calls import relaxed
 from mypy_plugin.main import PyptoPlugin
 
 
@@ -20,7 +20,7 @@ def _relax_only(ctx: FunctionContext | MethodContext) -> Type:
     # Host code passes torch tensors to kernels: without this, every host call is an arg-type
     # error and the run measures error reporting. No kernel checks, no call-site pass.
     jit = isinstance(ctx.context, Decorator) and kernels.decorated_with(ctx.context, kernels.KERNEL_DECORATORS)
-    return _relax_kernel(ctx.default_return_type, ctx.api, jit)
+    return relaxed(ctx.default_return_type, ctx.api, jit)
 
 
 class AnnotationsOnly(PyptoPlugin):

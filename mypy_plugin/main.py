@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from mypy.nodes import MypyFile
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -24,9 +25,12 @@ from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
 from . import config
 from .bridge import diagnostics
 from .bridge.tensor_types import TENSOR
-from .calls import call_sites, cross_module, helpers, module_sources
+from .calls import call_sites, conftests, cross_module, helpers, module_sources
 from .debug import degrade
-from .hooks import attributes, builtin_minmax, call_forms, jit_options, module_options, op_calls
+from .hooks import (
+    attributes, builtin_minmax, call_forms, jit_options, kernel_calls, module_options, op_calls, session,
+    unpacked_options,
+)
 from .hooks.annotations import analyze_tensor
 from .kernel import decorators
 from .knowledge import frontend
@@ -76,7 +80,7 @@ class PyptoPlugin(Plugin):
             # Like mypy's own config errors: one line, exit status 2, no traceback.
             sys.stderr.write(f"{options.config_file}: error: {err}\n")
             raise SystemExit(2) from None
-        self.session = op_calls.Session(self.config)
+        self.session = session.Session(self.config)
         self._helper_calls = helpers.HelperCalls(self.session)
         config.activate(self.config)
         module_sources.use_cache_dir(options.cache_dir if options.incremental else None)
@@ -100,6 +104,13 @@ class PyptoPlugin(Plugin):
         module_options.prepare(options)
         self.module_options = module_options.ModuleOptions(options, self.config.allows_rebinding)
 
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        try:
+            return conftests.additional_deps(file)  # a test module's conftests, analysed before it
+        except Exception as err:
+            degrade(err)
+            return []
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         # The plugin's own code is part of the answer: a new version rechecks everything.
@@ -138,16 +149,18 @@ class PyptoPlugin(Plugin):
         if fullname not in self._function_hooks:
             self._function_hooks[fullname] = call_forms.wrap(fullname, self._function_hook(fullname))
         hook = self._function_hooks[fullname]
-        if hook is None and self.config.host_calls:
+        if hook is None:
             # Not cached: a daemon run may find the name bound to something else.
             return self._call_hook(fullname)
         return hook
 
     def _call_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        """A call of a jit kernel (host code) or of a tensor helper (from a kernel)."""
-        if fullname in call_sites.LOCAL_KERNELS:
+        """A call of a jit kernel (host code), of a tensor helper (from a kernel), or of a kernel
+        factory (its result is the runtime wrapper's callable)."""
+        host_calls = self.config.host_calls
+        if host_calls and fullname in call_sites.LOCAL_KERNELS:
             return call_sites.kernel_call_hook
-        if fullname.startswith(_NEVER_KERNELS):
+        if fullname.startswith(_NEVER_KERNELS) or "." not in fullname:
             return None
         try:
             sym = self.lookup_fully_qualified(fullname)
@@ -156,18 +169,37 @@ class PyptoPlugin(Plugin):
             return None
         if sym is None:
             return None
-        if decorators.jit_kernel(sym.node) is not None:
+        if host_calls and decorators.jit_kernel(sym.node) is not None:
             return call_sites.kernel_call_hook
-        if helpers.helper_function(sym.node) is not None or cross_module.may_be_helper(sym.node):
+        if kernel_calls.is_factory(sym.node):  # (before helpers: a factory may take tensors too)
+            return kernel_calls.factory_hook
+        if host_calls and (helpers.helper_function(sym.node) is not None or cross_module.may_be_helper(sym.node)):
             return self._helper_calls.hook
         return None
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         if fullname in builtin_minmax.NAMES:
             return builtin_minmax.signature_hook(fullname)
-        if fullname != frontend.JIT:
-            return None
-        return jit_options.signature_hook if self.config.has_jit_keyword_rule else jit_options.accept_keywords
+        if fullname == frontend.JIT:
+            return jit_options.signature_hook if self.config.has_jit_keyword_rule else jit_options.accept_keywords
+        if fullname.startswith("pypto."):
+            # an options dict unpacked into a setter; the op functions read arguments by position
+            return None if fullname in op_calls.FUNCTION_TABLE else unpacked_options.signature_hook
+        return kernel_calls.signature_hook if self._may_be_kernel(fullname) else None
+
+    def _may_be_kernel(self, fullname: str) -> bool:
+        """A jit kernel's name: a module-level or imported one (looked up), or a bare name (a kernel
+        defined in a function, or a variable: the hook looks at the callee itself)."""
+        if "." not in fullname:
+            return True
+        if fullname.startswith(_NEVER_KERNELS):
+            return False
+        try:
+            sym = self.lookup_fully_qualified(fullname)
+        except Exception as err:  # never crash mypy
+            degrade(err)
+            return False
+        return sym is not None and decorators.jit_kernel(sym.node) is not None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:

@@ -41,13 +41,16 @@ def report(
     it. ``unwatched``: from an operator hook, where mypy tries ``float.__add__`` and
     ``Tensor.__radd__`` under an error watcher and takes any error as "this method does not apply"
     (it would print "Unsupported operand types" instead of ours). ``once``: from a hook mypy may
-    call again for the same expression (see :func:`_already_reported`)."""
+    call again for the same expression (see :func:`_already_reported`). Returns mypy's record of
+    the error (the one already out, for ``once``), None when nothing was reported."""
     code = errorcodes.error_code(finding.code)
     if code is None:  # a finding whose code is not in the table is a bug: loud in debug mode
         degrade(KeyError(f"unknown error code {finding.code.name!r} (not in the code table)"))
         return None
-    if once and _already_reported(api, code, ctx):
-        return None
+    if once:
+        out = _already_reported(api, code, ctx)
+        if out is not None:
+            return out
     message = finding.message if not op or finding.message.startswith(op) else f"{op}: {finding.message}"
     message, note = _named_release(message), _named_release(finding.note) if finding.note else finding.note
     with outside_watchers(api) if unwatched else contextlib.nullcontext():
@@ -55,22 +58,66 @@ def report(
         if note and info is not None:
             # Tied to its error, so the same ignore comment or disabled code hides both.
             api.msg.note(note, ctx, code=code, parent_error=info)
-    return info
+    return info if isinstance(info, ErrorInfo) else None
 
 
-def _already_reported(api: CheckerPluginInterface, code: ErrorCode, ctx: Context) -> bool:
+def error_levels(api: object) -> list[list[ErrorInfo]]:
+    """mypy's records of the errors and notes reported so far in this file, then (outermost first)
+    those of each kernel or helper copy being checked for a call, which go out with its call's
+    note when the copy is done. mypy internals: if they move, none."""
+    errors = getattr(getattr(api, "msg", None), "errors", None)
+    infos = getattr(errors, "error_info_map", {}).get(getattr(errors, "file", None), [])
+    levels = [list(infos)]
+    for watcher in COPY_WATCHERS:
+        filtered = getattr(watcher, "filtered_errors", None)
+        levels.append(list(filtered()) if callable(filtered) else [])
+    return levels
+
+
+def current_errors(api: object) -> list[ErrorInfo]:
+    """The errors of the innermost level (:func:`error_levels`): this check's own so far."""
+    return error_levels(api)[-1]
+
+
+@contextlib.contextmanager
+def at_level(api: object, level: int) -> Iterator[None]:
+    """Errors reported here go to ``level`` of :func:`error_levels` (0: the file's), past mypy's own
+    watchers and the copies' inside it. mypy.errors.Errors._watchers is internal; if it moves,
+    report as usual."""
+    watchers = getattr(getattr(getattr(api, "msg", None), "errors", None), "_watchers", None)
+    if not isinstance(watchers, list):
+        yield
+        return
+    keep = COPY_WATCHERS[:level]
+    saved = list(watchers)
+    watchers[:] = [w for w in saved if any(w is c for c in keep)]
+    try:
+        yield
+    finally:
+        watchers[:] = saved
+
+
+def silenced(api: object, info: ErrorInfo) -> bool:
+    """Does an ignore comment on its line, or a disabled code, keep this error out of the output?
+    (mypy internals; if they move: not silenced.)"""
+    errors = getattr(getattr(api, "msg", None), "errors", None)
+    if errors is None:
+        return False
+    try:
+        ignores = errors.ignored_lines.get(errors.file, {})
+        return any(bool(errors.is_ignored_error(line, info, ignores)) for line in info.origin_span)
+    except Exception:  # noqa: BLE001 (internals moved: count it as shown)
+        return False
+
+
+def _already_reported(api: CheckerPluginInterface, code: ErrorCode, ctx: Context) -> ErrorInfo | None:
     """Is an error with this code out already on this very expression? mypy checks an operator
     once per item of a union operand, and tries the reflected method when the first one fails:
     each would report the same root cause again, with the other item's shapes. (mypy internals:
-    if they move, every report goes out.)"""
-    errors = getattr(api.msg, "errors", None)
-    infos = getattr(errors, "error_info_map", {}).get(getattr(errors, "file", None), ())
-    if COPY_WATCHERS:
-        # In a kernel (or helper) copy checked for a call: its own findings so far. What another
-        # copy reported at the same span is another call's finding (specialize.py keeps both).
-        filtered = getattr(COPY_WATCHERS[-1], "filtered_errors", None)
-        infos = filtered() if callable(filtered) else ()
-    for info in infos:
+    if they move, every report goes out.) In a kernel (or helper) copy checked for a call: its own
+    findings so far; what another copy reported at the same span is another call's finding
+    (specialize.py keeps both)."""
+    for info in current_errors(api):
         if (
             getattr(info, "code", None) is code
             and getattr(info, "line", None) == ctx.line
@@ -78,8 +125,8 @@ def _already_reported(api: CheckerPluginInterface, code: ErrorCode, ctx: Context
             and getattr(info, "end_line", None) in (ctx.end_line, None)
             and getattr(info, "end_column", None) in (ctx.end_column, None)
         ):
-            return True
-    return False
+            return info
+    return None
 
 
 # The error watchers that collect a kernel copy's findings (calls.specialize pushes them): an

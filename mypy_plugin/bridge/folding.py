@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import Expression, IntExpr, MemberExpr, NameExpr, OpExpr, UnaryExpr, Var
+from mypy.nodes import VAR_NO_INFO, Expression, IntExpr, MemberExpr, NameExpr, OpExpr, UnaryExpr, Var
 from mypy.types import Instance, LiteralType, Type, get_proper_type
 
 from ..knowledge.arith import fold
@@ -23,15 +23,34 @@ def int_of_type(t: Type | None) -> int | None:
 # depends on (the tile pass: a constant's ``final_value`` changes in the daemon).
 Read = Callable[[object, str], object]
 
+# ``pypto-check --coverage`` (``calls/coverage.py`` turns it on): the module constants a dim or a
+# tile needed and mypy keeps no value of, by the fullname of the function that read them. An int
+# constant's value is part of its module's interface only when it is Final, or when the source
+# rewrite declared it (an UPPER_CASE constant bound once in a module that mentions pypto); reading
+# any other one would make warm and daemon runs differ from cold ones (docs/architecture.md).
+UNREAD: dict[str, set[str]] | None = None
 
-def int_of_expr(e: Expression | None, read: Read = getattr, depth: int = 0) -> int | None:
-    """Int literals, Final and module constants, and + - * // % and unary minus on them (``-(COLS // 2)``)."""
+
+def note_unread(var: Var, reader: str | None) -> None:
+    """``var`` (a module-level int whose value mypy does not keep) was needed by ``reader``."""
+    if UNREAD is None or reader is None or var.final_value is not None or "." not in var.fullname:
+        return
+    if var.info is not VAR_NO_INFO:
+        return  # a class attribute
+    declared = get_proper_type(var.type) if var.type is not None else None
+    if isinstance(declared, Instance) and declared.type.fullname == "builtins.int" and declared.last_known_value is None:
+        UNREAD.setdefault(reader, set()).add(var.fullname)
+
+
+def int_of_expr(e: Expression | None, read: Read = getattr, depth: int = 0, reader: str | None = None) -> int | None:
+    """Int literals, Final and module constants, and + - * // % and unary minus on them (``-(COLS // 2)``);
+    ``reader``: the function that needs the value (for :func:`note_unread`)."""
     if e is None or depth > 16:
         return None
     if isinstance(e, IntExpr):
         return e.value
     if isinstance(e, UnaryExpr) and e.op == "-":
-        inner = int_of_expr(e.expr, read, depth + 1)
+        inner = int_of_expr(e.expr, read, depth + 1, reader)
         return None if inner is None else -inner
     if isinstance(e, (NameExpr, MemberExpr)) and isinstance(e.node, Var):
         # Final constants, and module constants whose declared type holds their value (the
@@ -43,8 +62,9 @@ def int_of_expr(e: Expression | None, read: Read = getattr, depth: int = 0) -> i
         known = int_of_type(declared) if isinstance(declared, Type) else None
         if known is not None:
             return known
+        note_unread(e.node, reader)
     if isinstance(e, OpExpr):
-        a, b = int_of_expr(e.left, read, depth + 1), int_of_expr(e.right, read, depth + 1)
+        a, b = int_of_expr(e.left, read, depth + 1, reader), int_of_expr(e.right, read, depth + 1, reader)
         return None if a is None or b is None else fold(e.op, a, b)
     return None
 

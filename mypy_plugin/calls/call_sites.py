@@ -16,9 +16,10 @@ from mypy.types import Type
 from .. import config
 from ..bridge.diagnostics import report
 from ..debug import degrade
-from ..host.call_check import at_call, findings, known_tensors, traced_with
+from ..host.call_check import at_call, checked_calls, findings, known_tensors, traced_with
 from ..host.evaluate import CallSite
-from ..kernel.decorators import jit_kernel
+from ..kernel.decorators import checks_calls, jit_kernel
+from ..knowledge.boundary.tensors import RAISES_AT_CALL
 from ..kernel.parameters import kernel_parameters, written
 from ..knowledge.values import TensorVal
 from . import coverage, cross_module, specialize
@@ -72,7 +73,7 @@ def kernel_defined(api: object, dec: Decorator) -> None:
     if isinstance(path, str):
         params = kernel_parameters(dec.func)
         declared = None if params is None else list(zip((p.name for p in params.spec.tensors), params.declared))
-        coverage.kernel_defined(path, dec.func.line, dec.func.name, declared)
+        coverage.kernel_defined(path, dec.func.line, dec.func.name, declared, dec.func.fullname)
 
 
 def _enclosing_function(api: object) -> FuncDef | None:
@@ -94,23 +95,30 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
         return
     own = own_kernel(api, dec)
     notes = written(dec.func, len(params.declared)) if own else None
+    debug3 = checks_calls(dec)
     other = None if own else cross_module.other_module_function(api, dec)
+    dtypes_written = None
     if other is not None:
         dtypes_written = cross_module.dtypes_written(api, *other, [p.name for p in params.spec.tensors])
     checked: set[tuple[object, ...]] = set()  # one check per tensor set (loops, helper calls)
     for site in sites:
         site_params, dtypes = at_call(params, notes, site.env) if notes is not None else (params, None)
+        if debug3:
+            site_params = checked_calls(site_params, True, dtypes if dtypes is not None else dtypes_written)
         found = findings(site_params, site)
         where = call if call is not None else _site_context(site)
         for f in found:  # from the decorator hook: maybe under an overload's watcher
             report(api, f, where, unwatched=call is None)  # type: ignore[arg-type]
         vals = traced_with(site_params, site, dtypes) if dtypes is not None else None
-        if other is not None and dtypes_written is not None:
+        raises = any(RAISES_AT_CALL in f.message for f in found)  # 0.2.0 stops at the call: not traced
+        if raises:
+            vals = None
+        elif other is not None and dtypes_written is not None:
             vals = traced_with(site_params, site, dtypes_written)
             if vals is not None and vals != params.declared and vals not in checked:
                 checked.add(vals)
                 cross_module.kernel_call(api, dec, *other, params, vals, where, site.line)
-        elif vals is not None and vals != params.declared and vals not in checked:  # else seen already
+        if not raises and other is None and vals is not None and vals != params.declared and vals not in checked:
             checked.add(vals)
             names = [p.name for p in params.spec.tensors]
             note = specialize.call_note(api, site.line, site.via, names, vals)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from mypy.errors import ErrorInfo
 from mypy.nodes import (
     FUNC_NO_INFO, CallExpr, Context, Decorator, FuncDef, MypyFile, RefExpr,
 )
@@ -29,10 +30,11 @@ from ..knowledge.values import TensorVal
 from ..trace.arguments import Actual
 from ..kernel.copies import Entry
 from ..kernel.local_buffers import LocalBuffers
+from ..kernel.root_causes import ALSO
 from ..trace.run import Outcome, module_value, parameter_names, parameters, trace_function
 from ..trace.state import Options, Shared, Traced
 from ..trace.values import UNKNOWN, Value
-from . import module_sources
+from . import coverage, module_sources, op_coverage
 from .call_values import call_actuals, declared_params, fmt_params, fmt_tiles, from_flow, merged
 
 _MEMO_SIZE: Final = 512
@@ -77,8 +79,9 @@ def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: 
     source = module_sources.load(api, module)
     if source is None:
         return None
+    recording = coverage.active() is not None
     key = (module, source.digest, name, tuple(sorted(params.items(), key=lambda kv: kv[0])), tiles, vec_set, options(),
-           mirror, into)
+           mirror, into, recording)
     try:
         hash(key)
     except TypeError:
@@ -87,7 +90,7 @@ def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: 
     if memo is not None and all(_digest(api, m) == d for m, d in memo[1]):  # (and records what it read)
         _MEMO.move_to_end(key)
         return memo[0]
-    shared = Shared(options(), lambda other: module_sources.load(api, other))
+    shared = Shared(options(), lambda other: module_sources.load(api, other), ops=[] if recording else None)
     found = trace_function(source, name, params, tiles, vec_set, shared, mirror=mirror, returns_into=into)
     _MEMO[key] = (found, tuple((m, t.digest) for m, t in sorted(shared.loaded.items()) if t is not None))
     if len(_MEMO) > _MEMO_SIZE:
@@ -227,25 +230,38 @@ def kernel_call(api: object, dec: Decorator, module: str, name: str, params: Par
     if found is None:
         return
     baseline = trace(api, module, name, declared, KERNEL_ENTRY, None)
+    op_coverage.record_traced(op_coverage.function_key(source.path, dec.func), found.ops)
     report_new(api, where, found, baseline,
                f"in kernel {name}, traced with the tensors of this call: {fmt_binding(tensor_names, vals)}")
 
 
 def report_new(api: object, ctx: Context, found: Outcome, baseline: Outcome | None, where: str) -> None:
     """The findings of ``found`` that ``baseline`` does not have, at ``ctx``; ``where`` says which
-    call of what, for the note."""
+    call of what, for the note. One per root cause (kernel.root_causes): the first finding of a
+    cause is reported, the later ones are named in its note."""
     seen = {_key(f) for f in baseline.findings} if baseline is not None else set()
     msg = getattr(api, "msg")
     path = getattr(api, "path", "")
     existing = {(e.line, e.message) for e in msg.errors.error_info_map.get(path, ())}
+    firsts: dict[str, tuple[ErrorInfo, list[str]]] = {}
     for f in found.findings:
         if _key(f) in seen or (ctx.line, f.message) in existing:
+            continue
+        cause = f.finding.cause
+        at = f"{_display(f.path)}:{f.line}"
+        if cause is not None and cause in firsts:
+            firsts[cause][1].append(f"{f.label or f.finding.code.name} ({at})")
             continue
         existing.add((ctx.line, f.message))
         info = diagnostics.report(api, Finding(f.finding.code, f.message, f.finding.note), ctx)  # type: ignore[arg-type]
         if info is not None:
             chain = "".join(f", through {v}" for v in f.via)
-            msg.note(f"at {_display(f.path)}:{f.line}{chain}, {where}", ctx, code=info.code, parent_error=info)
+            msg.note(f"at {at}{chain}, {where}", ctx, code=info.code, parent_error=info)
+            if cause is not None:
+                firsts[cause] = (info, [])
+    for info, later in firsts.values():
+        if later:
+            msg.note(ALSO + "; ".join(later), ctx, code=info.code, parent_error=info)
 
 
 # A missing member is one whatever the receiver's shape (the message names the shape it knows).

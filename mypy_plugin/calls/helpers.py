@@ -37,7 +37,8 @@ from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState, fmt_cube, fmt_ve
 from ..knowledge.values import TensorVal, merge_tensors
 from ..trace.values import Obj, Seq
 from . import coverage, cross_module, specialize
-from .op_coverage import function_key
+from ..trace.state import OpRecord
+from .op_coverage import function_key, record_traced
 
 _KINDS = (ARG_POS, ARG_OPT, ARG_NAMED)
 # An untyped parameter that receives one of these is checked as one (a scalar operand, not Any).
@@ -163,6 +164,7 @@ class HelperCalls:
             return None
         if traced.baseline is not traced.found:
             cross_module.report_new(ctx.api, call, traced.found, traced.baseline, traced.where)
+        _record_traced(ctx, traced.found.ops)
         return _returned_type(traced.found.returned, method, getattr(ctx.api, "named_generic_type"))
 
     def _other_module(self, ctx: FunctionContext, call: CallExpr, module: str, name: str) -> Type | None:
@@ -176,8 +178,18 @@ class HelperCalls:
             return None
         if traced.baseline is not traced.found:
             cross_module.report_new(ctx.api, call, traced.found, traced.baseline, traced.where)
+        _record_traced(ctx, traced.found.ops)
         return _returned_type(traced.found.returned, call.callee.node if isinstance(call.callee, RefExpr) else None,
                               getattr(ctx.api, "named_generic_type"))
+
+
+def _record_traced(ctx: FunctionContext | MethodContext, ops: tuple[OpRecord, ...]) -> None:
+    """For op coverage: the ops a traced helper checked count for the kernel the call is in."""
+    scope = getattr(ctx.api, "scope", None)
+    caller = scope.current_function() if scope is not None else None
+    path = getattr(ctx.api, "path", "") or ""
+    if ops and isinstance(caller, FuncDef):
+        record_traced(function_key(path, kernel_copies.root(caller)), ops)
 
 
 def _returned_type(value: object, node: object, named: Callable[..., Instance]) -> Type | None:
@@ -295,4 +307,4 @@ def _note(name: str, where: str, typ: CallableType, replaced: dict[int, Type], e
         tiles = _fmt_tiles(entry.tiles, code)
         if tiles:
             parts.append(f"entered with {tiles}")
-    return f"with the tensors of the call of {name} at {where}: {'; '.join(parts)}"
+    return f"{specialize.CALL_NOTE} of {name} at {where}: {'; '.join(parts)}"

@@ -1,5 +1,6 @@
 """The host call sites of one module, evaluated once per parse of it (:mod:`host.evaluate` over its
-source) and found again by a call's line and column, or by the factory kernel they call."""
+source, with the fixtures of its conftests: :mod:`conftests`) and found again by a call's line and
+column, or by the factory kernel they call."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from ..host.module_facts import DEFAULT_DTYPE_SETTERS, scan
 from ..kernel.decorators import jit_kernel
 from ..host.values import Value
 from ..rewrite import parsed_trees
-from . import imported_constants
+from . import conftests, imported_constants
 
 _CACHE_SIZE: Final = 64
 
@@ -28,6 +29,10 @@ _CACHE_SIZE: Final = 64
 class ModuleSites:
     at: dict[tuple[int, int], list[CallSite]] = field(default_factory=dict)
     of: dict[str, list[CallSite]] = field(default_factory=dict)  # by kernel ("make_kernel.kernel")
+    # other modules' constants the evaluation read ((module, name) -> value): the sites hold while
+    # they keep their values (a daemon keeps this module's tree when only theirs changed)
+    constants: dict[tuple[str, str], Value] = field(default_factory=dict)
+    conftests: dict[str, str] = field(default_factory=dict)  # the conftest modules read -> their digests
 
 
 # module path -> (the tree, the file's mtime and size they were read for, sites). The daemon merges
@@ -52,11 +57,19 @@ def module_sites(api: object) -> ModuleSites:
         return ModuleSites()
     stamp = (st.st_mtime_ns, st.st_size)
     entry = _cache.get(path)
-    if entry is None or entry[0] is not module or entry[1] != stamp:
+    read = imported_constants.reader(modules)
+    if entry is None or entry[0] is not module or entry[1] != stamp or _changed(entry[2].constants, read) \
+            or conftests.changed(api, entry[2].conftests):
         if len(_cache) >= _CACHE_SIZE:
             _cache.clear()
-        entry = _cache[path] = (module, stamp, _evaluate(module, path, imported_constants.reader(modules)))
+        trees, digests = conftests.read(api, conftests.names(api, path))
+        entry = _cache[path] = (module, stamp, _evaluate(module, path, read, trees))
+        entry[2].conftests = digests
     return entry[2]
+
+
+def _changed(constants: dict[tuple[str, str], Value], read: Callable[[str, str], Value]) -> bool:
+    return any(read(module, name) != value for (module, name), value in constants.items())
 
 
 def _shadowed(api: object, path: str) -> str:
@@ -72,19 +85,21 @@ def _shadowed(api: object, path: str) -> str:
     return path
 
 
-def _evaluate(module: MypyFile, path: str, constant: Callable[[str, str], Value]) -> ModuleSites:
+def _evaluate(module: MypyFile, path: str, constant: Callable[[str, str], Value], conftest_trees: list[ast.Module]
+              ) -> ModuleSites:
     # No cyclic GC while the short-lived syntax tree is built and walked: a collection then scans
     # all of mypy's heap, which costs more than the walk itself (the tree is freed by refcount).
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _evaluate_source(module, path, constant)
+        return _evaluate_source(module, path, constant, conftest_trees)
     finally:
         if enabled:
             gc.enable()
 
 
-def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str], Value]) -> ModuleSites:
+def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str], Value],
+                     conftest_trees: list[ast.Module]) -> ModuleSites:
     try:
         data = Path(path).read_bytes()
         # the source rewrite's parse of these very bytes, when it kept one (parsed_trees)
@@ -93,8 +108,14 @@ def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str],
         return ModuleSites()
     out = ModuleSites()
     facts = scan(tree)
+
+    def recorded(module_name: str, name: str) -> Value:
+        value = out.constants[(module_name, name)] = constant(module_name, name)
+        return value
+
     evaluator = HostEvaluator(tree, kernel_namer(module, facts.nested_kernels), facts=facts,
-                              default_dtype_changed=conftest_changes_default_dtype(path), constant=constant)
+                              default_dtype_changed=conftest_changes_default_dtype(path), constant=recorded,
+                              conftests=conftest_trees)
     for site in evaluator.call_sites():
         out.at.setdefault((site.line, site.column), []).append(site)
         out.of.setdefault(site.kernel, []).append(site)

@@ -2,8 +2,9 @@
 from mypy's symbol tables, only where the value is part of the module's interface -- a ``Final``
 constant's value, and the UPPER_CASE int and int-tuple constants the source rewrite declares with
 their value (``rewrite_markers.py``). A changed value then changes the defining module's interface,
-so incremental and daemon runs recheck the modules that read it, as a cold run would. A value
-known only from the other module's text (a plain ``SCALE = 0.5``) stays unknown."""
+so incremental and daemon runs recheck the modules that read it, as a cold run would (the daemon
+keeps the reading module's tree: ``host_sites`` evaluates it again when a value it read changed).
+A value known only from the other module's text (a plain ``SCALE = 0.5``) stays unknown."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from mypy.nodes import Context, FuncDef, MypyFile, ReturnStmt
 from mypy.treetransform import TransformVisitor
 from mypy.types import CallableType, Type
 
+from .. import insight
 from ..bridge import diagnostics
 from ..bridge.diagnostics import outside_watchers
 from ..bridge.tensor_types import tensor_type
@@ -28,6 +29,7 @@ from ..kernel import copies as kernel_copies
 from ..kernel.body_walk import statements
 from ..knowledge.values import TensorVal
 
+CALL_NOTE = "with the tensors of the call"  # how the note of a copy's finding starts (helpers.py too)
 _active: list[FuncDef] = []  # functions being checked again: a kernel, then the helpers it calls
 _MAX_DEPTH = 8  # helpers calling helpers; a recursive helper is not entered again
 
@@ -59,6 +61,7 @@ def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], 
             diagnostics.COPY_WATCHERS.append(watcher)
             check_item(copy, type_override=typ.copy_modified(arg_types=arg_types), name=func.name)
             returned = _returned(api, copy)
+            insight.copy_checked(api, func, copy, note)  # for tools: what this copy saw
     finally:
         if diagnostics.COPY_WATCHERS:
             diagnostics.COPY_WATCHERS.pop()
@@ -93,7 +96,7 @@ def call_note(api: object, call_line: int, via: Sequence[str], names: Sequence[s
               vals: Sequence[TensorVal]) -> str:
     path = getattr(api, "path", "") or ""
     where = f"{Path(path).name}:{call_line}" + "".join(f" (through {v})" for v in via)
-    return f"with the tensors of the call at {where}: {fmt_binding(list(names), tuple(vals))}"
+    return f"{CALL_NOTE} at {where}: {fmt_binding(list(names), tuple(vals))}"
 
 
 def _same(note: str) -> Callable[[str], str]:
@@ -101,15 +104,30 @@ def _same(note: str) -> Callable[[str], str]:
     return lambda _code: note
 
 
+def _span(e: ErrorInfo) -> tuple[object, ...]:
+    return (e.code, e.line, e.column, e.end_line, e.end_column)
+
+
+def _declared(errors: list[ErrorInfo]) -> set[tuple[object, ...]]:
+    """The spans of the findings the declared pass made (no call's note under them)."""
+    from_calls = {id(n.parent_error) for n in errors if n.severity == "note" and n.parent_error is not None
+                  and n.message.startswith(CALL_NOTE)}
+    return {_span(e) for e in errors if e.severity == "error" and id(e) not in from_calls}
+
+
 def _report(api: object, infos: list[ErrorInfo], call_note: Callable[[str], str]) -> None:
     msg = getattr(api, "msg")
     path = getattr(api, "path", "")
-    existing = {(e.line, e.message) for e in msg.errors.error_info_map.get(path, ())}
+    errors = list(msg.errors.error_info_map.get(path, ()))
+    existing = {(e.line, e.message) for e in errors}
+    # One root cause, one finding: the same check failing on the same expression with the
+    # declared shapes (its message names other dims) is not a second finding (issue 38).
+    declared = _declared(errors + diagnostics.current_errors(api))
     for info in infos:
         code = info.code
         if info.severity != "error" or code is None or not code.code.startswith("pypto-"):
             continue
-        if (info.line, info.message) in existing:
+        if (info.line, info.message) in existing or _span(info) in declared:
             continue  # the declared shapes already show it
         existing.add((info.line, info.message))
         ctx = Context(line=info.line, column=info.column)

@@ -10,7 +10,7 @@ import contextlib
 import io
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from mypy.version import __version__ as mypy_version
@@ -27,10 +27,13 @@ from .project_config import PLUGIN, find_config
 
 # Kernels have no return annotation (PyPTO forbids one), so also check untyped helpers. torch is
 # not analysed (host calls are read from the source; analysing torch costs a minute per cold run).
+# Signal first (no config, no --all) also leaves None-ness unchecked: 0.2.0 never fails on
+# ``x: pypto.Tensor = None`` or ``kwargs.get("x")`` passed on (docs/configuration.md).
 _GENERATED = (
-    f"[mypy]\nplugins = {PLUGIN}\ncheck_untyped_defs = True\n\n"
+    f"[mypy]\nplugins = {PLUGIN}\ncheck_untyped_defs = True\n{{strictness}}\n"
     "[mypy-torch.*]\nfollow_imports = skip\nignore_missing_imports = True\n"
 )
+_SIGNAL_FIRST_OPTIONS = "strict_optional = False\n"
 # What the machine outputs and signal first need from mypy: exact spans and codes, one line each.
 _PARSEABLE = ["--show-column-numbers", "--show-error-end", "--show-error-codes", "--no-pretty"]
 
@@ -78,20 +81,45 @@ def _version(opts: options.Options) -> int:
 
 
 def _check(opts: options.Options) -> int:
-    if "--config-file" in opts.mypy_args or any(a.startswith("--config-file=") for a in opts.mypy_args):
-        return _run(opts, [], user_config=True)
-    config, enabled = find_config(Path.cwd())
-    if config is not None and enabled:
-        return _run(opts, ["--config-file", _shown(config)], user_config=True)
-    if config is not None:
-        sys.stderr.write(
-            f"pypto-check: {config} does not enable the plugin; checking with the plugin only. "
-            f'Add plugins = ["{PLUGIN}"] to it to combine both.\n'
-        )
     with tempfile.TemporaryDirectory(prefix="pypto-check-") as tmp:
-        generated = Path(tmp) / "mypy.ini"
-        generated.write_text(_GENERATED, encoding="utf-8")
-        return _run(opts, ["--config-file", str(generated)], user_config=config is not None)
+        config_args, user_config, warning = check_config(Path.cwd(), Path(tmp), opts.mypy_args, show_all=opts.show_all)
+        if warning is not None:
+            sys.stderr.write(warning + "\n")
+        return _run(opts, config_args, user_config=user_config)
+
+
+def check_config(root: Path, scratch: Path, mypy_args: Sequence[str] = (), *,
+                 show_all: bool = False) -> tuple[list[str], bool, str | None]:
+    """The config a check in ``root`` runs with: the mypy arguments that name it (a generated
+    config, written in ``scratch``, when no config there enables the plugin; signal first, with no
+    config and no ``--all``, leaves None-ness unchecked), whether it is the user's (then nothing is
+    hidden), and a warning to show. One place for pypto-check and pypto-lsp."""
+    if "--config-file" in mypy_args or any(a.startswith("--config-file=") for a in mypy_args):
+        return [], True, None
+    config, enabled = find_config(root)
+    if config is not None and enabled:
+        return ["--config-file", _shown(config)], True, None
+    warning = None
+    if config is not None:
+        warning = (
+            f"pypto-check: {config} does not enable the plugin; checking with the plugin only. "
+            f'Add plugins = ["{PLUGIN}"] to it to combine both.'
+        )
+    generated = scratch / "mypy.ini"
+    strictness = _SIGNAL_FIRST_OPTIONS if config is None and not show_all else ""
+    generated.write_text(_GENERATED.replace("{strictness}", strictness), encoding="utf-8")
+    return ["--config-file", str(generated)], config is not None, warning
+
+
+def shown_records(found: list[records.Record], source_line: Callable[[str, int], str | None], *, user_config: bool,
+                  show_all: bool = False, traced: Callable[[str, int], bool] | None = None,
+                  ) -> tuple[list[records.Record], list[records.Record]]:
+    """What a check shows and what it hides (signal first, without a user config and ``--all``):
+    the one filter of pypto-check and pypto-lsp. ``traced``: is a line in a kernel's trace
+    (signal_first.traced_lines)."""
+    if user_config or show_all:
+        return found, []
+    return signal_first.split(found, source_line, traced)
 
 
 def _shown(path: Path) -> str:
@@ -106,7 +134,7 @@ def _run(opts: options.Options, config_args: list[str], *, user_config: bool) ->
     filtered = not (user_config or opts.show_all)
     if opts.fix or opts.diff:
         # what remains is listed as a check lists it: signal first
-        keep = signal_first.finding_shown(signal_first.SourceLines(Path.cwd())) if filtered else None
+        keep = signal_first.finding_shown(Path.cwd()) if filtered else None
         return fix_command(opts.paths, [*config_args, *opts.mypy_args], write=opts.fix, only=opts.fix_only,
                            styles=opts.fix_styles, shown=keep, hidden_line=formats.hidden_line)
     args = [*config_args, *opts.paths, *opts.mypy_args]
@@ -124,10 +152,8 @@ def _run(opts: options.Options, config_args: list[str], *, user_config: bool) ->
         return status
     stdout, stderr, status, kernels = _mypy_covered([*args, *_PARSEABLE], opts.coverage)
     parsed = records.parse(stdout)
-    shown = parsed.records
-    hidden: list[records.Record] = []
-    if filtered:
-        shown, hidden = signal_first.split(shown, signal_first.SourceLines(Path.cwd()))
+    shown, hidden = shown_records(parsed.records, signal_first.SourceLines(Path.cwd()), user_config=user_config,
+                                  show_all=opts.show_all, traced=signal_first.traced_lines(Path.cwd()))
     fatal: list[str] = []
     if status == 2 or (status != 0 and not parsed.records):
         fatal = [*parsed.other, *stderr.splitlines()]

@@ -17,10 +17,15 @@ class Entry:
     call_sites: int
     reason: str
     ops: Ops = field(default_factory=Ops)
+    # module constants a dim or tile of the kernel needed and mypy keeps no value of ("consts.TILE_C")
+    unread: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"kernel": self.kernel, "checked": self.checked, "call_sites": self.call_sites, "reason": self.reason,
-                "ops": self.ops.to_json()}
+        out = {"kernel": self.kernel, "checked": self.checked, "call_sites": self.call_sites, "reason": self.reason,
+               "ops": self.ops.to_json()}
+        if self.unread:
+            out["unread_constants"] = list(self.unread)
+        return out
 
     def text(self) -> list[str]:
         path, line, name = self.kernel.rsplit(":", 2)
@@ -29,8 +34,16 @@ class Entry:
         elif self.checked == "call-sites":
             how = f"the tensors of {self.call_sites} call site{'s' if self.call_sites != 1 else ''}"
         else:
-            return [f"{path}:{line}: kernel {name}: shapes unknown ({self.reason})", *self.ops.text(path)]
-        return [f"{path}:{line}: kernel {name}: checked with {how}", *self.ops.text(path)]
+            return [f"{path}:{line}: kernel {name}: shapes unknown ({self.reason})", *self.ops.text(),
+                    *map(_unread_line, self.unread)]
+        return [f"{path}:{line}: kernel {name}: checked with {how}", *self.ops.text(), *map(_unread_line, self.unread)]
+
+
+def _unread_line(fullname: str) -> str:
+    module, _, name = fullname.rpartition(".")
+    return (f"  {fullname}: a module constant whose value mypy does not keep (a plain int of a module that does "
+            f"not mention pypto, or one bound more than once): its value is not read; declare it "
+            f"`{name}: Final = ...` in {module}")
 
 
 def _why_no_sites(k: Kernel) -> str:
@@ -42,8 +55,8 @@ def _why_no_sites(k: Kernel) -> str:
         parts.append(f"{k.rejected_calls} call(s) in its module with a pypto-call-* finding that stops the "
                      "trace (the call fails at run time, or its tensors do not fit the kernel's ranks or symbols)")
     if k.calls_elsewhere:
-        parts.append(f"{k.calls_elsewhere} call(s) in other modules (those check the call's tensors against "
-                     "the annotations only)")
+        parts.append(f"{k.calls_elsewhere} call(s) in other modules whose tensors the host code does not prove "
+                     "(a call it proves traces the kernel with them)")
     return "; ".join(parts) if parts else "no call in the checked files"
 
 
@@ -60,14 +73,15 @@ def entries(collector: Collector) -> list[Entry]:
     for k in sorted(collector.kernels.values(), key=lambda k: (shown_path(k.path), k.line, k.name)):
         if k.unknown is None:
             continue  # defined outside the checked files
-        ops = ops_of(collector, k.key)
+        ops = ops_of(collector, k.key, shown_path)
         k = replace(k, path=shown_path(k.path))
+        unread = tuple(sorted(collector.unread.get(k.fullname, ())))
         if not k.unknown:  # every call whose tensors are known was checked against the annotations
-            out.append(Entry(k.key, "declared", len(k.call_sites) + k.known_elsewhere, "", ops))
+            out.append(Entry(k.key, "declared", len(k.call_sites) + k.known_elsewhere, "", ops, unread))
         elif k.call_sites:
-            out.append(Entry(k.key, "call-sites", len(k.call_sites), "; ".join(k.unknown), ops))
+            out.append(Entry(k.key, "call-sites", len(k.call_sites), "; ".join(k.unknown), ops, unread))
         else:
-            out.append(Entry(k.key, "unknown", 0, f"{'; '.join(k.unknown)}; {_why_no_sites(k)}", ops))
+            out.append(Entry(k.key, "unknown", 0, f"{'; '.join(k.unknown)}; {_why_no_sites(k)}", ops, unread))
     return out
 
 
@@ -79,10 +93,15 @@ def summary(found: list[Entry]) -> str:
     share = f"{100 * concrete / n:.0f}%" if n else "-"
     total = sum(e.ops.total for e in found)
     reached = sum(e.ops.reached for e in found)
-    op_share = f"{100 * reached / total:.0f}%" if total else "-"
+    known = sum(e.ops.known for e in found)
     return (f"coverage: {n} kernel{'s' if n != 1 else ''}: {declared} with declared shapes, {sites} with "
             f"call-site shapes, {n - concrete} unknown ({concrete} of {n} = {share} checked with concrete shapes); "
-            f"ops: {reached} of {total} = {op_share} checked with known shapes and tiles")
+            f"ops: {reached} of {total} = {_share(reached, total)} reached (every check that applies ran), "
+            f"{known} = {_share(known, total)} with every shape and tile known")
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "-"
 
 
 def text(found: list[Entry]) -> list[str]:

@@ -76,8 +76,8 @@ def to_github(report: Report) -> str:
 
 def hidden_line(hidden: int) -> str:
     return (
-        f"pypto-check: {hidden} other mypy error{'s' if hidden != 1 else ''} hidden (not about PyPTO; "
-        "no mypy config found); --all shows them"
+        f"pypto-check: {hidden} other mypy error{'s' if hidden != 1 else ''} hidden (typing only, or not about "
+        "PyPTO; no mypy config found); --all shows them"
     )
 
 

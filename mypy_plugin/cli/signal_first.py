@@ -1,9 +1,15 @@
-"""Signal first: which mypy errors are about PyPTO (shown without a user config) and which are not.
+"""Signal first: which mypy errors are 0.2.0 failures in PyPTO code (shown without a user config)
+and which are not.
 
 Kernel code bases are mostly untyped, so mypy's own errors would bury the findings. Shown: the
-``pypto-*`` findings, errors that name the ``pypto`` module or its ``Tensor`` (a member 0.2.0 does
-not have, wrong arguments to a ``Tensor`` method), and call errors whose expression is a
-``pypto.`` call (wrong arguments to a PyPTO function). Everything else is counted and hidden.
+``pypto-*`` findings, and the mypy errors that fail when the code runs on 0.2.0: a ``pypto`` module,
+function or ``Tensor`` member that does not exist (ImportError, AttributeError), wrong arguments
+to a PyPTO function, method or operator (TypeError), and a name not defined inside a kernel or a
+function its trace runs (NameError at trace time: :mod:`.kernel_spans`). Not shown: typing
+strictness that 0.2.0 never fails on (an assignment, return or list item of another declared
+type, a union one item of which may not fit; ``None``-ness is not checked at all in this mode:
+``strict_optional = False`` in the generated config) and errors in code that does not use PyPTO.
+They are counted; ``--all`` shows them.
 """
 
 from __future__ import annotations
@@ -14,17 +20,50 @@ from pathlib import Path
 
 from ..fix.findings import Finding
 from ..mypy_output import Record
+from .kernel_spans import TracedLines
 
 # "pypto", "pypto.frontend", "pypto.Tensor[...]", "Tensor", "Tensor[...]" as mypy quotes them.
 _NAMES_PYPTO = re.compile(r'"pypto(\.[\w.]+)?(\[.*?\])?"|Module "pypto[".]|"(pypto\.)?Tensor(\[[^"]*\])?"')
 # Errors about a call or its arguments: shown when the call is a pypto one.
 _CALL_CODES = frozenset({"call-arg", "arg-type", "call-overload", "misc", "operator", "index", "attr-defined"})
+# The mypy codes whose errors about PyPTO are failures on 0.2.0 (the others are typing only:
+# assignment, return-value, list-item, union-attr, valid-type, var-annotated ...).
+_FAILURE_CODES = _CALL_CODES | {"name-defined", "import", "import-not-found", "import-untyped"}
+# mypy's notes on an operator error with a union operand: some item fails, not provably the value's.
+_UNION_OPERAND = ("Left operand is of type", "Right operand is of type", "Both left and right operands are unions")
+# 'Name "scale" is not defined': a NameError; a dotted name ("cfg.in_dtype") is mypy's reading of an
+# annotation, which Python evaluates as an attribute.
+_PLAIN_NAME = re.compile(r'^Name "\w+" is not defined')
+_ARG_TYPE = re.compile(r'has incompatible type "(?P<type>.*?)"; expected ')
 _PYPTO_CALL = re.compile(r"^\s*(?:await\s+)?pypto\s*\.")
 # 'Argument 1 to "matmul" has ...', 'Too many arguments for "matmul"': the callee's name.
 _CALLEE = re.compile(r'(?:to|for) "(?P<name>\w+)"')
 
 
-def about_pypto(rec: Record, source_line: Callable[[str, int], str | None]) -> bool:
+def _top_level_union(text: str) -> bool:
+    """``A | B`` outside brackets: ``Tensor[Any, Any] | float``, not ``list[int | None]``."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif depth == 0 and text.startswith(" | ", i):
+            return True
+    return False
+
+
+def _unprovable(rec: Record) -> bool:
+    """A union operand or argument: mypy says that some item of it fails, not that the value does."""
+    if rec.code == "operator" and any(n.startswith(_UNION_OPERAND) for n in rec.notes):
+        return True
+    m = _ARG_TYPE.search(rec.message) if rec.code == "arg-type" else None
+    return m is not None and _top_level_union(m["type"])
+
+
+def about_pypto(rec: Record, source_line: Callable[[str, int], str | None],
+                traced: Callable[[str, int], bool] | None = None) -> bool:
+    """``traced``: is this line in a kernel or a function its trace runs (kernel_spans)?"""
     if rec.severity != "error":
         return True  # notes on their own (reveal_type, ...) were asked for
     if rec.code is not None and rec.code.startswith("pypto-"):
@@ -32,6 +71,10 @@ def about_pypto(rec: Record, source_line: Callable[[str, int], str | None]) -> b
     if rec.line is None:
         return True  # file-level errors (duplicate module, syntax) stop the check: never hidden
     if rec.code == "syntax":
+        return True
+    if rec.code not in _FAILURE_CODES or _unprovable(rec):
+        return False
+    if rec.code == "name-defined" and _PLAIN_NAME.match(rec.message) and traced is not None and traced(rec.path, rec.line):
         return True
     if _NAMES_PYPTO.search(rec.message) and "torch" not in rec.message:
         return True
@@ -66,17 +109,31 @@ class SourceLines:
         return lines[line - 1]
 
 
-def split(records: list[Record], source_line: Callable[[str, int], str | None]) -> tuple[list[Record], list[Record]]:
+def traced_lines(root: Path) -> TracedLines:
+    """:class:`TracedLines` of the files under ``root`` (paths as mypy printed them)."""
+    def read(path: str) -> str:
+        try:
+            return (root / path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+    return TracedLines(read)
+
+
+def split(records: list[Record], source_line: Callable[[str, int], str | None],
+          traced: Callable[[str, int], bool] | None = None) -> tuple[list[Record], list[Record]]:
     shown: list[Record] = []
     hidden: list[Record] = []
     for rec in records:
-        (shown if about_pypto(rec, source_line) else hidden).append(rec)
+        (shown if about_pypto(rec, source_line, traced) else hidden).append(rec)
     return shown, hidden
 
 
-def finding_shown(source_line: Callable[[str, int], str | None]) -> Callable[[Finding], bool]:
+def finding_shown(root: Path) -> Callable[[Finding], bool]:
     """The same split for ``--fix``'s remaining findings."""
+    source_line, traced = SourceLines(root), traced_lines(root)
+
     def shown(f: Finding) -> bool:
-        rec = Record(f.path, f.line, f.column, f.end_line, f.end_column, "error", f.message, f.code or None)
-        return about_pypto(rec, source_line)
+        rec = Record(f.path, f.line, f.column, f.end_line, f.end_column, "error", f.message, f.code or None,
+                     list(f.notes))
+        return about_pypto(rec, source_line, traced)
     return shown

@@ -40,8 +40,9 @@ def fix_command(targets: Sequence[str], mypy_args: Sequence[str], *, write: bool
     hidden = len(outcome.remaining) - len(left)
     fixed, files, remaining = len(outcome.fixed), len(outcome.texts), len(left)
     if write:
-        for f in left:
+        for f in left:  # as a check lists them: each with its notes
             sys.stdout.write(f"{f.path}:{f.line}: error: {f.message}  [{f.code}]\n")
+            sys.stdout.write("".join(f"{f.path}:{f.line}: note: {n}\n" for n in f.notes))
         if hidden and hidden_line is not None:
             sys.stdout.write(hidden_line(hidden) + "\n")
     styled = f", restyled {restyled} expression{'s' * (restyled != 1)}" if styles else ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import tempfile
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,29 +44,46 @@ class Outcome:
 
 
 def run(targets: Sequence[str], mypy_args: Sequence[str], only: Collection[str] | None = None) -> Outcome:
-    outcome = Outcome()
     findings = collect(targets, mypy_args)
-    tried: set[tuple[tuple[str, int, str], int, str]] = set()
     with tempfile.TemporaryDirectory(prefix="pypto-fix-") as tmp:
-        shadows: dict[str, str] = {}
-        while True:
-            candidate = _next_fix(findings, tried, outcome.texts, only)
-            if candidate is None:
-                break
-            finding, path, new_text = candidate
-            shadow = Path(tmp) / f"{len(tried)}.py"
-            shadow.write_text(new_text, encoding="utf-8")
-            trial = {**shadows, path: str(shadow)}
-            after = collect(targets, mypy_args, trial)
-            before_keys = Counter(f.key for f in findings)
-            after_keys = Counter(f.key for f in after)
-            if after_keys[finding.key] >= before_keys[finding.key] or after_keys - before_keys:
-                continue  # the finding stayed, or the fix made a new one
-            shadows = trial
-            before = outcome.texts.get(path, (_read(path), ""))[0]
-            outcome.texts[path] = (before, new_text)
-            outcome.fixed.append(finding)
-            findings = after
+        written: list[str] = []
+
+        def recheck(texts: Mapping[str, str]) -> list[Finding]:
+            shadows: dict[str, str] = {}
+            for path, text in texts.items():
+                shadow = Path(tmp) / f"{len(written)}.py"
+                shadow.write_text(text, encoding="utf-8")
+                written.append(str(shadow))
+                shadows[path] = str(shadow)
+            return collect(targets, mypy_args, shadows)
+
+        return fix_loop(findings, _read, recheck, only)
+
+
+def fix_loop(findings: list[Finding], read: Callable[[str], str],
+             recheck: Callable[[Mapping[str, str]], list[Finding]], only: Collection[str] | None = None,
+             pick: Callable[[Finding], bool] | None = None) -> Outcome:
+    """The fixes of ``findings`` (those of codes in ``only``, those ``pick`` accepts), one at a
+    time, each kept when ``recheck`` (the findings with the given files' texts in place of
+    theirs) confirms it; ``read`` gives a file's text. pypto-check re-runs mypy; the language
+    server updates its engine."""
+    outcome = Outcome()
+    tried: set[tuple[tuple[str, int, str], int, str]] = set()
+    while True:
+        candidate = _next_fix(findings, tried, outcome.texts, only, read, pick)
+        if candidate is None:
+            break
+        finding, path, new_text = candidate
+        trial = {**{p: after for p, (_before, after) in outcome.texts.items()}, path: new_text}
+        after = recheck(trial)
+        before_keys = Counter(f.key for f in findings)
+        after_keys = Counter(f.key for f in after)
+        if after_keys[finding.key] >= before_keys[finding.key] or after_keys - before_keys:
+            continue  # the finding stayed, or the fix made a new one
+        before = outcome.texts.get(path, (read(path), ""))[0]
+        outcome.texts[path] = (before, new_text)
+        outcome.fixed.append(finding)
+        findings = after
     outcome.remaining = findings
     return outcome
 
@@ -76,15 +93,19 @@ def _next_fix(
     tried: set[tuple[tuple[str, int, str], int, str]],
     texts: dict[str, tuple[str, str]],
     only: Collection[str] | None,
+    read: Callable[[str], str],
+    pick: Callable[[Finding], bool] | None,
 ) -> tuple[Finding, str, str] | None:
     for finding in findings:
         edit = EDITS.get(finding.code)
         attempt = (finding.key, finding.column, finding.message)
         if edit is None or attempt in tried or (only is not None and finding.code not in only):
             continue
+        if pick is not None and not pick(finding):
+            continue
         tried.add(attempt)
         path = finding.path
-        source = texts[path][1] if path in texts else _read(path)
+        source = texts[path][1] if path in texts else read(path)
         new_text = _edited(source, finding)
         if new_text is not None and new_text != source:
             return finding, path, new_text

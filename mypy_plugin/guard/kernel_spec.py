@@ -9,6 +9,7 @@ import inspect
 from typing import Any
 
 from ..knowledge.boundary.specs import Dim, KernelSpec, ParamSpec
+from ..knowledge.frontend import DEBUG_MODE_CHECKS_CALLS
 
 _SPEC_ATTR = "_pypto_guard_spec"
 
@@ -32,8 +33,10 @@ def kernel_spec(kernel: Any) -> KernelSpec | None:
     except (TypeError, ValueError):
         return None
     required = frozenset(n for n in non_tensor if n in sig and sig[n].default is inspect.Parameter.empty)
+    options = getattr(kernel, "_debug_options", None)
+    checked = isinstance(options, dict) and options.get("runtime_debug_mode") == DEBUG_MODE_CHECKS_CALLS
     spec = KernelSpec(str(getattr(func, "__qualname__", func.__name__)), params,
-                      tuple(str(n) for n in non_tensor), required)
+                      tuple(str(n) for n in non_tensor), required, checked)
     try:
         setattr(kernel, _SPEC_ATTR, spec)
     except AttributeError:
@@ -47,7 +50,7 @@ def _param(name: str, tensor_def: Any) -> ParamSpec:
     dtype = getattr(tensor_def, "status_dtype", None)  # None when the annotation wrote no dtype
     dt = getattr(dtype, "name", None) if dtype is not None else None
     if not shape:
-        return ParamSpec(name, None, False, dt)
+        return ParamSpec(name, None, False, dt, dtype_written=dt is not None)
     dims: list[Dim] = []
     open_tail = status = False
     for i, d in enumerate(shape):
@@ -63,7 +66,7 @@ def _param(name: str, tensor_def: Any) -> ParamSpec:
             dims.append(str(d))
         else:  # an expression of symbols, or something new: any size
             dims.append(None)
-    return ParamSpec(name, tuple(dims), open_tail, dt, status)
+    return ParamSpec(name, tuple(dims), open_tail, dt, status, dtype_written=dt is not None)
 
 
 def _is_symbol(d: Any) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Final
 
-from mypy.nodes import AssignmentStmt, CallExpr, MypyFile, NameExpr, RefExpr, SymbolTableNode, TypeInfo, Var
+from mypy.nodes import AssignmentStmt, CallExpr, FuncDef, MypyFile, NameExpr, RefExpr, SymbolTableNode, TypeInfo, Var
 from mypy.plugin import AnalyzeTypeContext
 from mypy.server.trigger import make_trigger
 from mypy.types import (
@@ -26,6 +26,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from ..bridge.folding import note_unread
 from ..bridge.tensor_types import TENSOR, dtype_of_value, tensor_type
 from ..debug import degrade
 from ..knowledge.arith import int_of_ast
@@ -71,6 +72,11 @@ class _Resolver:
         add = getattr(semanal, "add_plugin_dependency", None)
         if add is not None:
             add(make_trigger(fullname))
+
+    def reader(self) -> str | None:
+        """The function whose annotation this is (SemanticAnalyzer internals; None if they move)."""
+        func = getattr(getattr(getattr(self.ctx.api, "api", None), "scope", None), "function", None)
+        return func.fullname if isinstance(func, FuncDef) else None
 
     def rebound_here(self, var: Var) -> bool:
         """``from dims import *`` then ``ROWS = 16``: mypy binds this module's ``ROWS`` to dims'
@@ -137,6 +143,7 @@ class _Resolver:
                 if type(known) is int:
                     return known
             # A closure variable, factory parameter or dynamic symbol: unknown but named.
+            note_unread(node, self.reader())
             return name
         return None
 
@@ -163,9 +170,15 @@ class _Resolver:
 
     def dtype(self, t: Type) -> tuple[bool, str | None]:
         """(is this item a dtype?, which one if known). Names (strings), formats and None are not."""
+        text = t.literal_value if isinstance(t, RawExpressionType) else None
+        if isinstance(text, str) and text.startswith(EXPR_PREFIX):
+            return self.named_dtype(text[len(EXPR_PREFIX):])  # ``cfg.in_dtype`` kept as text
         if not isinstance(t, UnboundType) or t.args or t.original_str_expr is not None or t.name == "None":
             return False, None
-        sym = self.lookup(t.name)
+        return self.named_dtype(t.name)
+
+    def named_dtype(self, name: str) -> tuple[bool, str | None]:
+        sym = self.lookup(name)
         node = sym.node if sym is not None else None
         if node is None:
             return True, None

@@ -15,7 +15,7 @@ from ..bridge.tensor_types import DIM, dtype_type, tensor_type, tensor_val
 from ..debug import degrade
 from ..knowledge.members import torch_transpose
 from ..knowledge.shapes import is_dynamic
-from .op_calls import Session
+from .session import Session
 
 
 def attribute_no_method_hook(name: str) -> Callable[[AttributeContext], Type]:

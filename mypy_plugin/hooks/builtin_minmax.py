@@ -16,7 +16,7 @@ from mypy.nodes import (
     ARG_POS, CallExpr, Expression, FloatExpr, IndexExpr, IntExpr, MemberExpr, NameExpr, OpExpr, UnaryExpr,
 )
 from mypy.plugin import FunctionSigContext
-from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
+from mypy.types import AnyType, CallableType, FunctionLike, Instance, Type, TypeOfAny, get_proper_type
 
 from ..bridge.diagnostics import report
 from ..bridge.expr_text import expr_text
@@ -25,6 +25,7 @@ from ..debug import degrade
 from ..knowledge.codes.op_codes import BUILTIN_MINMAX
 from ..knowledge.findings import Finding
 
+SYMBOLIC_SCALAR: Final = "pypto.SymbolicScalar"
 NAMES: Final = {"builtins.min": "minimum", "builtins.max": "maximum"}
 
 
@@ -59,6 +60,18 @@ def _types(ctx: FunctionSigContext, args: list[Expression]) -> list[Type]:
         return [ctx.api.get_expression_type(a) for a in args]
 
 
+def _symbolic(t: Type) -> bool:
+    p = get_proper_type(t)
+    return isinstance(p, Instance) and p.type.fullname == SYMBOLIC_SCALAR
+
+
+def _any_signature(sig: CallableType, n: int) -> CallableType:
+    """Takes the call's ``n`` arguments, result unknown."""
+    any_type = AnyType(TypeOfAny.special_form)
+    return sig.copy_modified(arg_types=[any_type] * n, arg_kinds=[ARG_POS] * n, arg_names=[None] * n,
+                             ret_type=any_type, variables=[])
+
+
 def signature_hook(fullname: str) -> Callable[[FunctionSigContext], FunctionLike]:
     op = NAMES[fullname]
     name = fullname.rsplit(".", 1)[1]
@@ -69,7 +82,13 @@ def signature_hook(fullname: str) -> Callable[[FunctionSigContext], FunctionLike
             if not isinstance(call, CallExpr) or len(call.args) < 2 or any(k != ARG_POS for k in call.arg_kinds) \
                     or not all(_plain(a) for a in call.args):
                 return ctx.default_signature
-            if not all(is_tensor(t) for t in _types(ctx, call.args)):
+            types = _types(ctx, call.args)
+            if any(_symbolic(t) for t in types):
+                # a SymbolicScalar: min() asks for its value, which a loop index or a dynamic dim has
+                # not while the kernel is traced (kernel/dims.py reports those); a value from
+                # pypto.min(16, 32) has one. Either way the result is not typeshed's protocol.
+                return _any_signature(ctx.default_signature, len(call.args))
+            if not all(is_tensor(t) for t in types):
                 return ctx.default_signature
             texts = [expr_text(a) for a in call.args]
             if all(t is not None for t in texts):
@@ -85,9 +104,7 @@ def signature_hook(fullname: str) -> Callable[[FunctionSigContext], FunctionLike
                 f"{last}; no elementwise {name} is computed",
                 fix,
             ), call, once=True)
-            n, any_type = len(call.args), AnyType(TypeOfAny.special_form)
-            return ctx.default_signature.copy_modified(
-                arg_types=[any_type] * n, arg_kinds=[ARG_POS] * n, arg_names=[None] * n, ret_type=any_type, variables=[])
+            return _any_signature(ctx.default_signature, len(call.args))
         except Exception as err:  # never crash mypy: the default signature (mypy's own answer)
             degrade(err)
             return ctx.default_signature

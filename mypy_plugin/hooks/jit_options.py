@@ -1,4 +1,5 @@
-"""Keywords of ``pypto.frontend.jit(...)`` that PyPTO 0.2.0 does not have (rule: jit-keywords); with
+"""Keywords of ``pypto.frontend.jit(...)`` that PyPTO 0.2.0 does not have (rule: jit-keywords), and
+keys of its ``runtime_options`` dict that 0.2.0 does not have (rule: jit-runtime-options); with
 another targeted release (``pypto_version``) they are accepted silently.
 
 0.2.0's ``jit`` raises ``TypeError: jit() got an unexpected keyword argument 'new_ir'`` when the
@@ -9,7 +10,7 @@ signature hook accepts the unknown keywords, so mypy resolves the overload as us
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_NAMED, CallExpr
+from mypy.nodes import ARG_NAMED, CallExpr, DictExpr, StrExpr
 from mypy.plugin import FunctionSigContext
 from mypy.types import AnyType, CallableType, FunctionLike, TypeOfAny
 
@@ -17,6 +18,7 @@ from ..bridge.diagnostics import report
 from ..debug import degrade
 from ..knowledge.codes import kernel_codes as codes
 from ..knowledge.findings import Finding
+from ..knowledge.frontend import RUNTIME_OPTIONS
 
 
 def unknown_keywords(call: CallExpr, known: list[str | None]) -> list[str]:
@@ -31,6 +33,7 @@ def signature_hook(ctx: FunctionSigContext) -> FunctionLike:
     try:
         if not isinstance(ctx.context, CallExpr):
             return sig
+        check_runtime_options(ctx)
         extra = unknown_keywords(ctx.context, sig.arg_names)
         if not extra:
             return sig
@@ -47,6 +50,23 @@ def signature_hook(ctx: FunctionSigContext) -> FunctionLike:
     except Exception as err:  # never crash mypy
         degrade(err)
         return sig
+
+
+def check_runtime_options(ctx: FunctionSigContext) -> None:
+    """``runtime_options={"launch_sched_aicpu_num": 4}``: keys written in the call's dict display."""
+    assert isinstance(ctx.context, CallExpr)
+    for arg, name in zip(ctx.context.args, ctx.context.arg_names):
+        if name != "runtime_options" or not isinstance(arg, DictExpr):
+            continue
+        for key, _ in arg.items:
+            if isinstance(key, StrExpr) and key.value not in RUNTIME_OPTIONS:
+                report(ctx.api, Finding(
+                    codes.JIT_KEYWORD,
+                    f'runtime option "{key.value}" does not exist in PyPTO 0.2.0: the first call of the kernel raises '
+                    "IndexError (map::at) when the frontend sets its runtime options",
+                    f"remove it (it comes from a newer PyPTO); 0.2.0's runtime options are "
+                    f"{', '.join(sorted(RUNTIME_OPTIONS))}",
+                ), key, once=True)
 
 
 def accept_keywords(ctx: FunctionSigContext) -> FunctionLike:

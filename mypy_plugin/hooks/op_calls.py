@@ -10,28 +10,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from mypy.nodes import Decorator, FuncDef, MypyFile, NameExpr
-from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
-from mypy.types import AnyType, CallableType, TupleType, Type, TypeOfAny, get_proper_type
+from mypy.nodes import Decorator
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.types import AnyType, TupleType, Type, TypeOfAny
 
 from ..bridge import diagnostics
-from ..bridge.tensor_types import is_tensor, result_type, tensor_type, tensor_val
+from ..bridge.tensor_types import result_type, tensor_type, tensor_val
 from ..calls import call_sites, coverage, op_coverage
-from ..config import PluginConfig
 from ..debug import degrade
-from ..kernel import copies as kernel_copies
 from ..kernel.checks import check_kernel
-from ..kernel.decorators import decorated_with
-from ..kernel.local_buffers import LocalBuffers
-from ..kernel.tile_flow import TileFlowCache
+from ..kernel.decorators import checks_calls, decorated_with
+from ..kernel.root_causes import report_grouped
 from ..knowledge.checks.out import Write, check_write, is_whole
 from ..knowledge.checks.registry import Call, Env, op_checks, recovered, run_checks
 from ..knowledge.findings import Finding
-from ..knowledge.frontend import JIT_KERNEL_TYPE, KERNEL_DECORATORS
+from ..knowledge.frontend import KERNEL_DECORATORS
 from ..knowledge.members import MISSING
 from ..knowledge.ops import ANY, OPS, SCALAR, Op, Result, TensorVal
-from ..knowledge.tiles import NOT_SET, UNKNOWN, TileState
+from . import kernel_calls
 from .op_args import CallArgs
+from .session import Session
 
 
 def _result_type(result: Result, default: Type, api: CheckerPluginInterface) -> Type:
@@ -47,118 +45,6 @@ def _result_type(result: Result, default: Type, api: CheckerPluginInterface) -> 
     return result_type(result, api, named)
 
 
-class Session:
-    """What the hooks share for one mypy run: the options and the tile-flow cache."""
-
-    def __init__(self, config: PluginConfig) -> None:
-        self.config = config
-        self.tiles = TileFlowCache()
-        # Outside a function (or where mypy hides it) the tiles are unknown: tile checks stay silent.
-        self._envs: dict[tuple[TileState, bool], Env] = {}
-        self.unknown_env = Env(UNKNOWN, UNKNOWN, config.has_reduce_align_rule, config.reduce_align_fallback,
-                               dynamic_dim_rule=config.has_dynamic_dim_rules)
-        self._buffers: LocalBuffers | None = None
-
-    @staticmethod
-    def _where(api: object) -> tuple[MypyFile, FuncDef, dict[str, MypyFile]] | None:
-        """The module and function being checked (TypeChecker internals; None if they move)."""
-        scope = getattr(api, "scope", None)
-        module = getattr(api, "tree", None)
-        func = scope.current_function() if scope is not None else None
-        if not isinstance(func, FuncDef) or not isinstance(module, MypyFile):
-            return None
-        return module, func, getattr(api, "modules", {})
-
-    def is_parameter(self, ctx: MethodContext, expr: object) -> bool:
-        """Is ``expr`` a parameter of the function being checked?"""
-        where = self._where(ctx.api)
-        if where is None or not isinstance(expr, NameExpr):
-            return False
-        return any(arg.variable is expr.node for arg in where[1].arguments)
-
-    def is_local_buffer(self, ctx: MethodContext, expr: object) -> bool:
-        """Is ``expr`` a local of the function every assignment of which is a ``pypto.*`` call?"""
-        if not isinstance(expr, NameExpr) or self.is_parameter(ctx, expr):
-            return False
-        buffers = self._local_buffers(ctx)
-        return buffers is not None and buffers.outputs.tensor(expr) is not None
-
-    def _local_buffers(self, ctx: FunctionContext | MethodContext) -> LocalBuffers | None:
-        where = self._where(ctx.api)
-        if where is None:
-            return None
-        if self._buffers is None or self._buffers.func is not where[1]:
-            self._buffers = LocalBuffers(where[1])  # the last function's: hooks come one function at a time
-        return self._buffers
-
-    def read_shape_lists(self, ctx: FunctionContext | MethodContext, args: CallArgs) -> None:
-        buffers = self._local_buffers(ctx)
-        if buffers is not None:
-            args.lists = buffers.shape_lists
-
-    def retyped_names(self, ctx: FunctionContext | MethodContext) -> frozenset[str]:
-        """Names a whole write (``p[:] = x``, ``p.move(x)``) re-types somewhere in this function."""
-        buffers = self._local_buffers(ctx)
-        return frozenset(buffers.retyped) if buffers is not None else frozenset()
-
-    def is_retyped_buffer(self, ctx: FunctionContext) -> bool:
-        buffers = self._local_buffers(ctx)
-        return buffers is not None and buffers.is_retyped(ctx.context)
-
-    def written_into(self, ctx: FunctionContext | MethodContext) -> tuple[bool, str | None]:
-        """Is the call's result moved whole into an output; the dtype of the output it is stored in."""
-        buffers = self._local_buffers(ctx)
-        return (False, None) if buffers is None else (
-            buffers.moved_into_output(ctx.context), buffers.output_dtype(ctx.context))
-
-    def transpose_fix(self, ctx: AttributeContext) -> str | None:
-        where = self._where(ctx.api)
-        if where is None:
-            return None
-        module, func, modules = where
-        return self.tiles.transpose_fix(module, func, ctx.context, modules)
-
-    def _tiles_at(self, ctx: FunctionContext | MethodContext) -> tuple[TileState, bool, FuncDef] | None:
-        """The tiles in force at this call, whether the kernel sets a vec tile anywhere (a helper
-        checked for one call: the kernel's answer too), and the function being checked."""
-        where = self._where(ctx.api)
-        if where is None:
-            return None
-        module, func, modules = where
-        state, exit_state = self.tiles.states(module, func, ctx.context, modules)
-        if state is None:
-            return None
-        called = kernel_copies.entry(func)
-        return state, exit_state.vec is not NOT_SET or (called is not None and called.vec_set_in_kernel), func
-
-    def helper_entry(self, ctx: FunctionContext) -> kernel_copies.Entry | None:
-        """What a helper called here is entered with: the tiles in force at the call, whether the
-        kernel sets a vec tile anywhere, and the values its parameters receive."""
-        at = self._tiles_at(ctx)
-        where = self._where(ctx.api)
-        if at is None or where is None:
-            return None
-        state, vec_set, func = at
-        values = self.tiles.call_values(where[0], func, ctx.context, where[2])
-        return kernel_copies.Entry(state, vec_set, values, kernel_copies.root(func))
-
-    def env(self, ctx: FunctionContext | MethodContext) -> Env | None:
-        """Tiles in force at this call, or None outside a function (or if mypy hides it)."""
-        at = self._tiles_at(ctx)
-        if at is None:
-            return None
-        key = (at[0], at[1])
-        state = at[0]
-        env = self._envs.get(key)
-        if env is None:  # a handful of distinct tile states per run: build each Env once
-            if len(self._envs) > 1024:
-                self._envs.clear()
-            env = self._envs[key] = Env(state.vec, state.cube, self.config.has_reduce_align_rule,
-                                        self.config.reduce_align_fallback, vec_set_in_kernel=key[1],
-                                        dynamic_dim_rule=self.config.has_dynamic_dim_rules)
-        return env
-
-
 def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | MethodContext, label: str) -> Type:
     operator = op.is_operator  # see diagnostics.report(unwatched=...)
     session.read_shape_lists(ctx, args)
@@ -168,7 +54,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
         # Still run the checks: which error the compiler raises first varies by op (a comparison
         # with no tile fails on the tile before its shapes), so report every one that holds.
         diagnostics.report(ctx.api, err, ctx.context, op=label, unwatched=operator, once=True)
-    env: Env | None = None
+    call: Call | None = None
     if op_checks(op):
         env = session.env(ctx) or session.unknown_env
         moved, out_dtype = session.written_into(ctx)
@@ -176,12 +62,19 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
         call = Call(op.name, op.kind, label, args, env, result, op.tile == "copy" and moved, retyped, out_dtype)
         problems = run_checks(op, call)
         for problem in problems:
-            diagnostics.report(ctx.api, problem, ctx.context, op=label, unwatched=operator, once=True)
+            scope = session.cause_scope(ctx) if problem.cause is not None else None
+            causes = session.causes(ctx, scope[0]) if scope is not None else None
+            if scope is None or causes is None:
+                diagnostics.report(ctx.api, problem, ctx.context, op=label, unwatched=operator, once=True)
+            else:
+                report_grouped(ctx.api, causes, scope[1], problem, ctx.context, op=label, unwatched=operator,
+                               where=scope[2])
         result = recovered(problems, result)
     if coverage.active() is not None:
         where = session._where(ctx.api)
         if where is not None:
-            op_coverage.record(ctx.api, where[1], op, label, args.operand_types(), env, result, ctx.context)
+            call = call or Call(op.name, op.kind, label, args, session.unknown_env, result)
+            op_coverage.record(ctx.api, where[1], op, call, args.operand_types(), result, ctx.context)
     return _result_type(result, ctx.default_return_type, ctx.api)
 
 
@@ -280,24 +173,6 @@ METHOD_TABLE = {f"pypto.Tensor.{name}": op for name, op in OPS.items()}
 FUNCTION_TABLE = {f"pypto.{name}": op for name, op in OPS.items() if not name.startswith("__")}
 
 
-def _relax_kernel(t: Type, api: CheckerPluginInterface, jit: bool) -> Type:
-    """A decorated kernel keeps its signature, but callers pass torch tensors (host code)
-    or tensors whose dims the annotation names differently: tensor parameters accept Any.
-    A jit kernel's function type becomes the stubs' ``_JitKernel`` (a ``function``): a mark
-    that mypy's cache keeps, unlike the decorators, so calls from other modules know it."""
-    p = get_proper_type(t)
-    if not isinstance(p, CallableType):
-        return t
-    any_t = AnyType(TypeOfAny.special_form)
-    relaxed = p.copy_modified(arg_types=[any_t if is_tensor(a) else a for a in p.arg_types])
-    if jit:
-        try:
-            relaxed = relaxed.copy_modified(fallback=api.named_generic_type(JIT_KERNEL_TYPE, []))
-        except Exception as err:  # a pypto without the stubs' class: unmarked
-            degrade(err)
-    return relaxed
-
-
 def decorator_hook(session: Session) -> Callable[[FunctionContext | MethodContext], Type]:
     def hook(ctx: FunctionContext | MethodContext) -> Type:
         """``@pypto.frontend.jit`` / ``@...jit(...)`` / ``@...function``: check the kernel's
@@ -310,7 +185,8 @@ def decorator_hook(session: Session) -> Callable[[FunctionContext | MethodContex
             degrade(err)
         try:
             jit = isinstance(ctx.context, Decorator) and decorated_with(ctx.context, KERNEL_DECORATORS)
-            return _relax_kernel(ctx.default_return_type, ctx.api, jit)
+            checked = jit and isinstance(ctx.context, Decorator) and checks_calls(ctx.context)
+            return kernel_calls.relaxed(ctx.default_return_type, ctx.api, jit, checked)
         except Exception as err:
             degrade(err)
             return ctx.default_return_type
@@ -340,7 +216,8 @@ def write_hook(session: Session, kind: str) -> Callable[[MethodContext], Type]:
             if keys is not None and any(k is None for k in keys):
                 return ctx.default_return_type
             target = args.source("input", 0) or "the output"
-            for problem in check_write(Write(dest, keys, value, target)):
+            written = args.text("value", 2) if kind == "setitem" else args.text("other", 1)
+            for problem in check_write(Write(dest, keys, value, target, written)):
                 diagnostics.report(ctx.api, problem, ctx.context)
         except Exception as err:
             degrade(err)

@@ -18,7 +18,7 @@ def factory_kernel(func: ast.FunctionDef) -> str | None:
     """The jit kernel a function defines and returns (``return kernel``), if any."""
     kernels: set[str] = set()
     returned: list[str] = []
-    for node in ast.walk(func):
+    for node in all_nodes(func):
         if isinstance(node, ast.FunctionDef) and node is not func and any(names_jit(d) for d in node.decorator_list):
             kernels.add(node.name)
         elif isinstance(node, ast.Return) and isinstance(node.value, ast.Name):
@@ -65,33 +65,11 @@ def bound_names(stmt: ast.stmt) -> Iterator[str]:
                 yield target.id
 
 
-def attribute_kernels(tree: ast.Module, kernel_name: Callable[[ast.expr], str | None]) -> dict[str, str]:
+def attribute_kernels(values: dict[str, set[str | None]], kernel_name: Callable[[ast.expr], str | None]
+                      ) -> dict[str, str]:
     """Attributes every assignment of the module sets to one and the same kernel
-    (``self.kernel = k``): a call of ``obj.kernel(...)`` calls that kernel."""
-    held: dict[str, set[str | None]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                if isinstance(target, ast.Attribute):
-                    value = node.value if not isinstance(node, ast.AugAssign) else None
-                    held.setdefault(target.attr, set()).add(kernel_name(value) if isinstance(value, ast.Name) else None)
+    (``self.kernel = k``; ``values``: the module scan's ``attribute_values``): a call of
+    ``obj.kernel(...)`` calls that kernel."""
+    held = {attr: {kernel_name(ast.Name(n)) if n is not None else None for n in names}
+            for attr, names in values.items()}
     return {attr: k for attr, kernels in held.items() if len(kernels) == 1 for k in kernels if k is not None}
-
-
-def attribute_targets(tree: ast.Module, memo: list[set[str]]) -> set[str]:
-    """Names whose attributes the module sets (``k.COLS = 4``, ``del k.X``, ``setattr(k, ...)``),
-    computed once into ``memo``."""
-    if not memo:
-        found: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
-                target = node.value
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr") \
-                    and node.args:
-                target = node.args[0]
-            else:
-                continue
-            if isinstance(target, ast.Name):
-                found.add(target.id)
-        memo.append(found)
-    return memo[0]

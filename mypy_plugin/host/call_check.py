@@ -7,13 +7,14 @@ cache gives the same answers as one parsed in this run.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from ..knowledge.boundary.checks import BoundaryCall, call_findings
 from ..knowledge.boundary.specs import TORCH_TO_PYPTO, KernelSpec, ParamSpec, TensorDesc
-from ..knowledge.codes.call_codes import CALL_DTYPE, CALL_SHAPE
+from ..knowledge.codes.call_codes import CALL_DTYPE, CALL_RANK, CALL_SHAPE
 from ..knowledge.dtypes import DTYPES, FP32
 from ..knowledge.findings import Finding
 from ..knowledge.shapes import DYNAMIC, Dim, Shape, fmt_dim, fmt_shape, is_dynamic
@@ -58,6 +59,18 @@ def parameters(name: str, tensors: list[tuple[str, TensorVal]], others: list[str
         ))
     spec = KernelSpec(name, tuple(specs), tuple(others), required)
     return Parameters(spec, tuple(v for _, v in tensors), frozenset(ambiguous))
+
+
+def checked_calls(params: Parameters, checked: bool, dtypes: Sequence[str] | None) -> Parameters:
+    """The parameters with what decides 0.2.0's own check of a call (runtime_debug_mode=3):
+    whether the kernel has it, and whether each annotation writes its dtype (``dtypes``: as the
+    parse gives them, "" none; None without the parse: known only for a dtype other than FP32)."""
+    spec = params.spec
+    tensors = tuple(
+        dataclasses.replace(p, dtype_written=bool(dtypes[i]) if dtypes is not None and i < len(dtypes) else
+                            True if p.dtype is not None and not p.dtype_maybe_default else None)
+        for i, p in enumerate(spec.tensors))
+    return dataclasses.replace(params, spec=dataclasses.replace(spec, tensors=tensors, checked=checked))
 
 
 def _boundary_dims(shape: Shape) -> tuple[Dim, ...] | None:
@@ -138,8 +151,9 @@ def _pypto_dtype(torch_name: str | None) -> str | None:
 
 
 # Findings 0.2.0 does not act on when the kernel takes its shapes from the call (rule:
-# host-tensors-not-checked): it traces the kernel with the call's tensors anyway.
-SILENT_IN_RUNTIME_SHAPED: Final = frozenset({CALL_SHAPE, CALL_DTYPE})
+# host-tensors-not-checked): it traces the kernel with the call's tensors anyway, rank included
+# (probed: a [DYNAMIC, STATIC] parameter given a 3-D tensor is traced 3-D, also in the check mode).
+SILENT_IN_RUNTIME_SHAPED: Final = frozenset({CALL_SHAPE, CALL_DTYPE, CALL_RANK})
 
 
 def known_tensors(params: Parameters, site: CallSite) -> bool:
@@ -172,13 +186,18 @@ def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str]
     for i, (declared, arg) in enumerate(zip(params.declared, site.args)):
         t = describe(arg)
         shape = declared.shape
-        if t.shape is not None and (shape is None or len(shape) == len(t.shape)):
-            if shape is None:
-                shape = t.shape
-            elif spec.runtime_shapes:  # the tensor's dims, whatever the annotation says; a dynamic dim stays -1
-                shape = tuple(d if is_dynamic(d) else t.shape[k] for k, d in enumerate(shape))
-            else:  # every known dim agrees (no finding): fill in the rest
-                shape = tuple(d if isinstance(d, int) else t.shape[k] for k, d in enumerate(shape))
+        if t.shape is None:
+            pass
+        elif shape is None:
+            shape = t.shape
+        elif spec.runtime_shapes:
+            # The tensor's dims and rank, whatever the annotation says; a dynamic dim stays -1, by
+            # position (probed: [DYNAMIC, STATIC] given [8, 4, 2] traces [-1, 4, 2]).
+            written = shape
+            shape = tuple(written[k] if k < len(written) and is_dynamic(written[k]) else g for k, g in enumerate(t.shape))
+        elif len(shape) == len(t.shape):
+            # every known dim agrees (no finding): fill in the rest
+            shape = tuple(d if isinstance(d, int) else t.shape[k] for k, d in enumerate(shape))
         dtype = declared.dtype
         if dtype is None and dtype_written[i] in DTYPES:
             dtype = dtype_written[i]  # a variable's value at the call

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Final
 
 from .conditions import compare, depends, truth
+from .control_expressions import iterated
 from .env import Env
 from .expressions import MAX_ITEMS
 from .scopes import BREAK, CONTINUE, RETURN, FlowWalker, Loop, Scope
@@ -151,9 +152,10 @@ class CompoundWalker(FlowWalker):
             self._bind_name(name, subject if whole and hit else UNKNOWN, env)
 
     def _for(self, stmt: ast.For | ast.AsyncFor, scope: Scope) -> None:
-        items = self._expr(stmt.iter, scope.env)
+        source = self._expr(stmt.iter, scope.env)
+        items = iterated(source)
         if isinstance(items, tuple) and len(items) <= MAX_ITEMS and isinstance(stmt, ast.For):
-            self._constant_loop(stmt, items, scope)
+            self._constant_loop(stmt, items, scope, source)
         else:
             self._loop_once(stmt, stmt.body, scope, depends(stmt.iter, scope.env), stmt.target)
 
@@ -166,8 +168,9 @@ class CompoundWalker(FlowWalker):
         if known is True and not self._broke:
             scope.live = False  # ``while True`` without a break never falls through
 
-    def _constant_loop(self, stmt: ast.For, items: tuple[Value, ...], scope: Scope) -> None:
-        """Each item in turn, on the bindings the previous iteration left."""
+    def _constant_loop(self, stmt: ast.For, items: tuple[Value, ...], scope: Scope, source: Value = None) -> None:
+        """Each item in turn, on the bindings the previous iteration left. A list or dict the body
+        changes in place (``source``) is not walked on: Python iterates its new items, or raises."""
         loop = Loop(scope.env)
         done = False
         for item in items:
@@ -187,6 +190,11 @@ class CompoundWalker(FlowWalker):
                 done = True
                 break
             self._join(scope.env, states)
+            if id(source) in self._stale:  # the next ``next()`` sees the change
+                self._forget(self._stored(stmt), scope.env)
+                scope.maybe = True  # the rest of the loop, and what follows, is not known to run
+                done = True
+                break
         if loop.breaks and not done:
             self._forget(self._stored(stmt), scope.env)  # left at some break, or at the end
         if scope.live and not done:

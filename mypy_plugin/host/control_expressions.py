@@ -1,5 +1,6 @@
 """Expressions with their own control flow: ``and`` / ``or`` (the short circuit), comparison
-chains, ``a if t else b``, comprehensions (their variables their own, each known item in turn).
+chains, ``a if t else b``, comprehensions (their variables their own, each known item in turn),
+dict displays.
 A part that runs only under an unknown condition that may depend on known values is evaluated
 silenced: a kernel call there is not a call site."""
 
@@ -7,10 +8,17 @@ from __future__ import annotations
 
 import ast
 
+from ..ast_fields import all_nodes
+from . import dicts
 from .builtins import MAX_ITEMS
 from .conditions import compare, depends, truth
 from .env import Env
-from .values import UNKNOWN, ListVal, Value
+from .values import UNKNOWN, DictVal, ListVal, Value
+
+
+def iterated(v: Value) -> Value:
+    """What a ``for`` over ``v`` goes through: a dict's keys, a tuple or list's items."""
+    return tuple(k for k, _ in v.items) if isinstance(v, DictVal) else v
 
 
 class ControlExpressions:
@@ -81,24 +89,43 @@ class ControlExpressions:
         self._silence += lazy
         out = self._generators(node, 0, env.child(), [])
         self._silence -= lazy
-        for sub in ast.walk(node):  # ``:=`` in a comprehension binds in the enclosing scope
+        for sub in all_nodes(node):  # ``:=`` in a comprehension binds in the enclosing scope
             if isinstance(sub, ast.NamedExpr):
                 self._bind_name(sub.target.id, UNKNOWN, env)
-        return ListVal(out) if isinstance(node, ast.ListComp) and out is not None else UNKNOWN
+        if out is None or not isinstance(node, (ast.ListComp, ast.DictComp)):
+            return UNKNOWN
+        return ListVal(out) if isinstance(node, ast.ListComp) else dicts.make(out)  # type: ignore[arg-type]
+
+    def _dict(self, node: ast.Dict, env: Env) -> Value:
+        """``{k: v, **other}``: keys and values in order; UNKNOWN unless every key is known."""
+        pairs: list[tuple[Value, Value]] = []
+        known = True
+        for key_node, value_node in zip(node.keys, node.values):
+            key = self._expr(key_node, env) if key_node is not None else None
+            value = self._expr(value_node, env)
+            if key_node is None:  # ``**other``
+                if isinstance(value, DictVal):
+                    pairs.extend(value.items)
+                else:
+                    known = False
+            else:
+                pairs.append((key, value))
+        return dicts.make(pairs) if known else UNKNOWN
 
     def _generators(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, i: int, env: Env,
                     out: list[Value] | None) -> list[Value] | None:
         if i == len(node.generators):
             if isinstance(node, ast.DictComp):
-                self._expr(node.key, env)
-                self._expr(node.value, env)
-                return None
+                pair = (self._expr(node.key, env), self._expr(node.value, env))
+                if out is not None:
+                    out.append(pair)
+                return out
             value = self._expr(node.elt, env)
             if out is not None:
                 out.append(value)
             return out
         gen = node.generators[i]
-        items = self._expr(gen.iter, env)
+        items = iterated(self._expr(gen.iter, env))
         if isinstance(items, tuple) and len(items) <= MAX_ITEMS and not gen.is_async:
             for item in items:
                 it_env = env.child()

@@ -1,13 +1,14 @@
 """Host code evaluation: the torch tensors (shape, strides, dtype) at each call of a jit kernel.
 
 Walks a module's host code in program order with :mod:`ast` (no mypy, no torch): module level,
-then every function with the module's final bindings (a name the module binds to two values is
-unknown there: a function may run before the second). Control flow: :mod:`statements`;
+then every function that may reach a kernel call (:mod:`reach`) with the module's final bindings
+(a name the module binds to two values is unknown there: a function may run before the second),
+then pytest's calls of the tests (:mod:`pytest_cases`). Control flow: :mod:`statements`;
 expressions: :mod:`expressions`. A call of a host helper (module-level with a known argument or
 none, or nested in the calling function) walks the helper's body with those arguments and the
-bindings at the call, one level deep; a factory (a function that defines a jit kernel and
-returns it) gives a kernel value whose calls are call sites too. A kernel's annotations are
-read when its ``def`` runs. Lists changed in place are followed (``append``, ``xs[i] = v``) or
+bindings at the call, to a bounded depth (:mod:`helper_calls`); a factory (a function that
+defines a jit kernel and returns it) gives a kernel value whose calls are call sites too. A
+kernel's annotations are read when its ``def`` runs. Lists changed in place are followed (``append``, ``xs[i] = v``) or
 forgotten, with every alias (:mod:`mutation`). Torch is recognised by its imported names only.
 """
 
@@ -15,20 +16,24 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
+from ..ast_fields import all_nodes
 from .ast_facts import StoredNames, attribute_kernels, factory_kernel, is_jit
 from .call_arguments import as_receiver
 from .env import Env
 from .expressions import NO_EFFECT, Args
+from .helper_calls import HelperCalls
 from .module_facts import ModuleFacts, scan
 from .mutation import follow_list, mutating_root
-from .pytest_cases import PytestCalls
+from .pytest_cases import Fixture, PytestCalls, fixture_of, skipping
+from .reach import reaching
 from .scopes import Frame, OutOfBudget, Scope, same
 from .statements import StatementWalker
 from .unknown_causes import cause
-from .values import FLOAT32, UNKNOWN, Defined, HostTensor, KernelRef, ListVal, TorchDType, Value
+from .values import FLOAT32, OBJECTS, UNKNOWN, Defined, DictVal, HostTensor, KernelRef, ListVal, PytestParam, \
+    TorchDType, Value
 
 _MAX_STATEMENTS: Final = 100_000  # statements walked per module (constant loops multiply them)
 
@@ -58,7 +63,7 @@ class CallSite:
 
 
 @dataclass
-class HostEvaluator(StatementWalker, PytestCalls):
+class HostEvaluator(HelperCalls, StatementWalker, PytestCalls):
     """``kernel_name(callee)`` says whether a call's callee is a jit kernel (and its name)."""
 
     tree: ast.Module
@@ -67,6 +72,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
     facts: ModuleFacts | None = None  # the module's scan, when the caller made it already
     default_dtype_changed: bool = False  # elsewhere (a conftest.py the tests load)
     constant: Callable[[str, str], Value] = lambda module, name: UNKNOWN  # another module's constant
+    conftests: Sequence[ast.Module] = ()  # the conftest.py files pytest loads for this module, nearest last
     _torch: dict[str, str] = field(default_factory=dict)
     _math: dict[str, str] = field(default_factory=dict)
     _numpy: dict[str, str] = field(default_factory=dict)
@@ -85,7 +91,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
     _changes_params: dict[str, tuple[frozenset[int], frozenset[str]]] = field(default_factory=dict)
     _imported: set[str] = field(default_factory=set)  # names bound by ``import``: modules, never lists
     _module_names: dict[int, str] = field(default_factory=dict)  # id of ``import k``'s alias -> "k"
-    _attr_targets: list[set[str]] = field(default_factory=list)  # ast_facts.attribute_targets, once
+    _attr_targets: set[str] = field(default_factory=set)  # names whose attributes the module sets
     _partial: set[str] = field(default_factory=set)
     _attr_kernels: dict[str, str] = field(default_factory=dict)  # attribute -> the kernel it holds
     _stored: StoredNames = field(default_factory=StoredNames)
@@ -93,7 +99,10 @@ class HostEvaluator(StatementWalker, PytestCalls):
     _stale: dict[int, Value] = field(default_factory=dict)
     _replaced: dict[int, Value] = field(default_factory=dict)
     _scope: Scope = field(default_factory=lambda: Scope(Env()))
-    _generators_of: dict[int, bool] = field(default_factory=dict)
+    _yielding: frozenset[int] = frozenset()  # ids of functions with a yield of their own
+    _facts: ModuleFacts = field(default_factory=ModuleFacts)
+    _reaching: set[int] = field(default_factory=set)  # ids of the functions walked on their own (reach.py)
+    _entered: list[int] = field(default_factory=list)  # helpers being walked with a call's arguments
 
     def call_sites(self) -> list[CallSite]:
         """Every call site found (each sound on its own; a module past the work budget gives
@@ -104,17 +113,42 @@ class HostEvaluator(StatementWalker, PytestCalls):
         try:
             self._block(self.tree.body, module)
             self._globals = Env(self._module_env, {name: UNKNOWN for name in module.frame.rebound})
+            self._reaching = reaching(self.tree, self._facts, self.kernel_name, self._factories, self._attr_kernels,
+                                      module.frame.bound, {*self._imported, *self._torch, *self._pypto})
             for func in self._functions(self.tree.body):
-                self._function(func, Scope(Env(self._globals)))
+                if id(func) in self._reaching:
+                    self._function(func, Scope(Env(self._globals)))
             self._pytest_calls(self._globals)
         except (OutOfBudget, RecursionError):
             pass
         return list(dict.fromkeys(self.sites))
 
+    def _module_walk(self) -> Env:
+        """Walk the module's top level only: the names its functions see (a conftest's fixtures)."""
+        self._scan_module()
+        module = Scope(self._module_env, self._module_frame)
+        self._scope = module
+        try:
+            self._block(self.tree.body, module)
+        except (OutOfBudget, RecursionError):
+            pass
+        self._globals = Env(self._module_env, {name: UNKNOWN for name in module.frame.rebound})
+        return self._globals
+
+    def _conftest_fixtures(self) -> dict[str, Fixture]:
+        out: dict[str, Fixture] = {}
+        for tree in self.conftests:  # farthest first: a nearer conftest overrides
+            other = HostEvaluator(tree, lambda _callee: None, default_dtype_changed=self.default_dtype_changed,
+                                  constant=self.constant)
+            env = other._module_walk()
+            for name, fixture in (f for f in map(fixture_of, tree.body) if f is not None):
+                out[name] = replace(fixture, owner=other, env=env)
+        return out
+
     # ---- module facts ------------------------------------------------------------------------
 
     def _scan_module(self) -> None:
-        facts = self.facts if self.facts is not None else scan(self.tree)
+        facts = self._facts = self.facts if self.facts is not None else scan(self.tree)
         self._torch.update(facts.torch)
         self._math.update(facts.math)
         self._numpy.update(facts.numpy)
@@ -129,7 +163,9 @@ class HostEvaluator(StatementWalker, PytestCalls):
                     made = factory_kernel(stmt)
                     if made is not None:
                         self._factories[stmt.name] = (stmt, made)
-        self._attr_kernels = attribute_kernels(self.tree, self.kernel_name)
+        self._attr_kernels = attribute_kernels(facts.attribute_values, self.kernel_name)
+        self._attr_targets = facts.attribute_targets
+        self._yielding = facts.generators
         if facts.default_dtype_changed or self.default_dtype_changed:
             self._default_float = None  # the default float dtype is changed somewhere
 
@@ -160,7 +196,7 @@ class HostEvaluator(StatementWalker, PytestCalls):
         if isinstance(stmt, ast.FunctionDef) and (is_jit(stmt) or self.kernel_name(ast.Name(stmt.name)) is not None):
             # the annotations are evaluated now, with the names bound now
             names = {n.id for a in _params(stmt) if a.annotation is not None
-                     for n in ast.walk(a.annotation) if isinstance(n, ast.Name)}
+                     for n in all_nodes(a.annotation) if isinstance(n, ast.Name)}
             read = {n: self._name(n, scope.env) for n in sorted(names)}
             # the module's own kernel by its name; a nested one is not found by name elsewhere
             label = f"{scope.factory}.{stmt.name}" if scope.factory else stmt.name if scope.frame is self._module_frame \
@@ -206,6 +242,9 @@ class HostEvaluator(StatementWalker, PytestCalls):
                             {**dict(ref.bound_keywords), **args.kwargs})
             self._record(name or (ref.kernel if ref else ""), node, args, ref.env if ref else {}, indirect=name is None)
             return UNKNOWN
+        if _text(node.func) in self._facts.pytest_param and not args.unknown_spread:
+            case_id = args.kwargs.get("id")
+            return PytestParam(tuple(args.values), _skips(node), case_id if isinstance(case_id, str) else None)
         if self._is_partial(node.func) and args.values and isinstance(args.values[0], KernelRef) \
                 and not args.unknown_spread:
             ref = args.values[0]
@@ -241,81 +280,8 @@ class HostEvaluator(StatementWalker, PytestCalls):
         items: list[tuple[int, str | None, Value]] = [(i, None, v) for i, v in enumerate(args.values)]
         items += [(-1, k, v) for k, v in args.kwargs.items()]
         for i, key, v in items:
-            if isinstance(v, ListVal) if only is None else isinstance(v, (tuple, HostTensor)) and only(i, key):
+            if isinstance(v, (ListVal, DictVal)) if only is None else isinstance(v, OBJECTS) and only(i, key):
                 self._stale[id(v)] = v
-
-    def _call_function(self, node: ast.Call, callee: Defined, args: Args, env: Env) -> Value:
-        func = self._defs.get(callee.node)
-        if func is None:
-            return UNKNOWN
-        result: Value = UNKNOWN
-        module_level = self._helpers.get(func.name) is func
-        params = [*func.args.posonlyargs, *func.args.args]
-        known = not params or any(v is not UNKNOWN for v in [*args.values, *args.kwargs.values()])
-        # a nested function is walked where it was defined (its closure is this scope), else not
-        local = module_level or self._def_frames.get(id(func)) is self._scope.frame
-        if (self._scope.depth == 0 and known and local and not args.unknown_spread and len(args.values) <= len(params)
-                and func.args.vararg is None and isinstance(func, ast.FunctionDef) and not self._generator(func)):
-            closure = (self._globals or self._module_env) if module_level else env
-            result = self._walk(func, args, closure, (*self._scope.via, f"{func.name} at line {node.lineno}"))
-        changes = self._changes_params.get(func.name) if module_level else None
-        if changes is not None:
-            self._may_change(args, lambda i, key: i in changes[0] or key in changes[1])
-        return result
-
-    def _walk(self, func: ast.FunctionDef, args: Args, closure: Env, via: tuple[str, ...], factory: str | None = None,
-              depth: int | None = None) -> Value:
-        """The body of ``func`` with the call's arguments: what it returns (one value on every
-        path), UNKNOWN else."""
-        env = Env(closure)
-        params = [*func.args.posonlyargs, *func.args.args]
-        for p in [*params, *func.args.kwonlyargs, func.args.kwarg]:
-            if p is not None:
-                env[p.arg] = UNKNOWN
-        defaults = func.args.defaults
-        for p, default in zip(params[len(params) - len(defaults):], defaults):
-            env[p.arg] = self._expr(default, closure)
-        for kp, kw_default in zip(func.args.kwonlyargs, func.args.kw_defaults):
-            if kw_default is not None:
-                env[kp.arg] = self._expr(kw_default, closure)
-        for p, value in zip(params, args.values):
-            env[p.arg] = value
-        for key, value in args.kwargs.items():
-            env[key] = value
-        inner = Scope(env, via=via, depth=self._scope.depth + 1 if depth is None else depth, maybe=self._scope.maybe,
-                      factory=factory,
-                      speculative=self._scope.speculative or bool(self._scope.exits))
-        self._block(func.body, inner)
-        returns = inner.returns + ([None] if inner.live else [])
-        return returns[0] if returns and all(same(returns[0], r) for r in returns[1:]) else UNKNOWN
-
-    def _generator(self, func: ast.FunctionDef) -> bool:
-        """Its body runs when iterated, not when called."""
-        found = self._generators_of.get(id(func))
-        if found is None:
-            found = self._generators_of[id(func)] = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(func))
-        return found
-
-    def _factory_name(self, callee: ast.expr, env: Env) -> str | None:
-        """``make_kernel`` when the name is bound to the module's factory of that name."""
-        if not isinstance(callee, ast.Name) or callee.id not in self._factories:
-            return None
-        return callee.id if env.get(callee.id) == Defined(id(self._factories[callee.id][0])) else None
-
-    def _factory(self, name: str, args: Args) -> Value:
-        """A factory call: its body walked with the arguments (one level); the kernel it returns,
-        with the names its annotations read when its ``def`` ran."""
-        func, kernel = self._factories[name]
-        params = [*func.args.posonlyargs, *func.args.args]
-        if func.args.vararg is not None or len(args.values) > len(params) or args.unknown_spread:
-            return KernelRef(f"{name}.{kernel}")
-        made = self._walk(func, args, self._globals or self._module_env, self._scope.via, factory=name)
-        return made if isinstance(made, KernelRef) else KernelRef(f"{name}.{kernel}")
-
-    def _is_partial(self, func: ast.expr) -> bool:
-        text = func.id if isinstance(func, ast.Name) else (
-            f"{func.value.id}.{func.attr}" if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else "")
-        return text in self._partial
 
     def _record(self, name: str, node: ast.Call, args: Args, closure: Mapping[str, Value], indirect: bool = False
                 ) -> None:
@@ -337,6 +303,19 @@ class HostEvaluator(StatementWalker, PytestCalls):
             else None,
             unknown=cause(args.nodes, args.values, spread=args.unknown_spread, silenced=silenced, func=self._scope.func),
         ))
+
+
+def _text(func: ast.expr) -> str:
+    """``a`` or ``a.b`` as written."""
+    if isinstance(func, ast.Name):
+        return func.id
+    return f"{func.value.id}.{func.attr}" if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else ""
+
+
+def _skips(call: ast.Call) -> bool:
+    """A ``pytest.param`` whose ``marks=`` may skip it (``skip``, ``skipif``, ``xfail(run=False)``)."""
+    marks = next((k.value for k in call.keywords if k.arg == "marks"), None)
+    return marks is not None and skipping(marks)
 
 
 def _params(func: ast.FunctionDef) -> list[ast.arg]:

@@ -12,13 +12,15 @@ from types import EllipsisType
 from typing import Final
 
 from ..knowledge.arith import AST_OPS, fold
-from . import numpy_ops, tensor_data, torch_ops
+from . import dicts, numpy_ops, tensor_data, torch_ops
+from .attributes import attribute
 from .builtins import FLOAT_OPS, MAX_ITEMS, builtin, math_call
 from .conditions import truth
 from .control_expressions import ControlExpressions
 from .env import Env
 from .numpy_ops import NUMPY_DTYPES
-from .values import DTYPES, UNKNOWN, Defined, HostTensor, ListVal, NdArray, PyptoDType, TorchDType, Value
+from .values import DTYPES, OBJECTS, UNKNOWN, Defined, DictVal, HostTensor, ListVal, NdArray, PyptoDType, TorchDType, \
+    Value
 
 # An f-string with a part the source does not prove: still a str (``t.to(f"npu:{i}")`` is a device).
 SOME_STR: Final = "<str>"
@@ -48,7 +50,7 @@ class ExpressionEvaluator(ControlExpressions):
     tree: ast.Module
     constant: Callable[[str, str], Value]  # another module's constant (imported_constants.py)
     _module_names: dict[int, str]  # a module bound by ``import`` (its Defined id) -> its name
-    _attr_targets: list[set[str]]
+    _attr_targets: set[str]  # names whose attributes the module sets (module_facts)
     _pypto: set[str]  # local names of the pypto module
     _pypto_dtypes: dict[str, str]  # ``from pypto import DT_FP16 as h``
     _default_float: TorchDType | None
@@ -84,7 +86,8 @@ class ExpressionEvaluator(ControlExpressions):
     def _is_stale(self, v: Value) -> bool:
         if id(v) in self._stale:
             return True
-        return isinstance(v, tuple) and any(isinstance(i, tuple) and self._is_stale(i) for i in v)
+        inner = [i for pair in v.items for i in pair] if isinstance(v, DictVal) else v if isinstance(v, tuple) else ()
+        return any(isinstance(i, (tuple, DictVal)) and self._is_stale(i) for i in inner)
 
     def _expr(self, node: ast.expr, env: Env) -> Value:
         t = type(node)
@@ -122,6 +125,8 @@ class ExpressionEvaluator(ControlExpressions):
             return self._fstring(node, env)  # type: ignore[arg-type]
         if t is ast.Lambda:
             return UNKNOWN  # its body runs when called
+        if t is ast.Dict:
+            return self._dict(node, env)  # type: ignore[arg-type]
         for child in ast.iter_child_nodes(node):  # dict and set displays, await ...: their effects
             if isinstance(child, ast.expr):
                 self._expr(child, env)
@@ -135,7 +140,7 @@ class ExpressionEvaluator(ControlExpressions):
         if name in self._pypto_dtypes and name not in env:
             return PyptoDType(self._pypto_dtypes[name])
         value = env.get(name, UNKNOWN)
-        if self._stale and isinstance(value, (tuple, HostTensor)):
+        if self._stale and isinstance(value, OBJECTS):
             while id(value) in self._replaced:  # an alias of a list changed in place: its new items
                 value = self._replaced[id(value)]
             if self._is_stale(value):
@@ -200,19 +205,7 @@ class ExpressionEvaluator(ControlExpressions):
         base = self._expr(node.value, env)
         if isinstance(base, Defined) and base.node in self._module_names:  # ``k.COLS`` of ``import k``
             return self.constant(self._module_names[base.node], node.attr)
-        if isinstance(base, NdArray):
-            return numpy_ops.transposed(base) if node.attr == "T" else (
-                base.shape if node.attr == "shape" and base.shape is not None else UNKNOWN)
-        if isinstance(base, HostTensor):
-            if node.attr == "shape":
-                return base.shape if base.shape is not None else UNKNOWN
-            if node.attr == "dtype":
-                return base.dtype if base.dtype is not None else UNKNOWN
-            if node.attr in ("T", "mT") and (node.attr == "T" or base.shape is not None and len(base.shape) == 2):
-                return torch_ops.transpose_attr(base)
-            if node.attr == "ndim" and base.shape is not None:
-                return len(base.shape)
-        return UNKNOWN
+        return attribute(base, node.attr)
 
     def _subscript(self, node: ast.Subscript, env: Env) -> Value:
         base = self._expr(node.value, env)
@@ -234,6 +227,9 @@ class ExpressionEvaluator(ControlExpressions):
             if unknown or any(i is UNKNOWN or i is None for i in items):
                 return HostTensor(None, base.dtype, None)
             return torch_ops.index(base, items)
+        if isinstance(base, DictVal) and len(raw) == 1 and not isinstance(raw[0], ast.Slice) and not unknown:
+            found = dicts.lookup(base, items[0])  # type: ignore[arg-type]
+            return UNKNOWN if found is dicts.MISSING else found  # type: ignore[return-value]
         if isinstance(base, tuple) and len(items) == 1 and items[0] is not ... and not unknown:
             key = items[0]
             if type(key) is int and -len(base) <= key < len(base):
@@ -246,8 +242,8 @@ class ExpressionEvaluator(ControlExpressions):
         return UNKNOWN
 
     def _assign(self, target: ast.expr, value: Value, env: Env) -> None:
-        """Bind a target (a name, a tuple or list of targets) to a value; attribute and subscript
-        targets change objects, which the walker handles."""
+        """Bind a target (a name, a tuple or list of targets) to a value; an attribute or subscript
+        target changes an object (:meth:`_store_into`)."""
         if isinstance(target, ast.Name):
             self._bind_name(target.id, value, env)
         elif isinstance(target, (ast.Tuple, ast.List)):
@@ -260,6 +256,12 @@ class ExpressionEvaluator(ControlExpressions):
                     self._assign(elt.value if isinstance(elt, ast.Starred) else elt, UNKNOWN, env)
         elif isinstance(target, ast.Starred):
             self._assign(target.value, UNKNOWN, env)
+        elif isinstance(target, (ast.Subscript, ast.Attribute)):  # ``xs[0], xs[1] = xs[1], xs[0]``
+            self._store_into(target, value, env)
+
+    def _store_into(self, target: ast.Subscript | ast.Attribute, value: Value, env: Env) -> None:
+        """``xs[i] = v`` / ``o.a = v``: the statement walker follows or forgets the object."""
+        raise NotImplementedError
 
     def _fstring(self, node: ast.JoinedStr, env: Env) -> Value:
         parts = [self._expr(v.value, env) if isinstance(v, ast.FormattedValue) else self._expr(v, env)
@@ -317,6 +319,8 @@ class ExpressionEvaluator(ControlExpressions):
             return torch_ops.factory(qual[len("torch."):], args.values, args.kwargs, self._default_float)
         if isinstance(receiver, HostTensor) and isinstance(func, ast.Attribute):
             return torch_ops.method(receiver, func.attr, args.values, args.kwargs)
+        if isinstance(receiver, DictVal) and isinstance(func, ast.Attribute):
+            return dicts.method(receiver, func.attr, args.values, args.kwargs)
         math_name = self._math_name(func)
         if math_name is not None:
             return math_call(math_name, args.values) if not args.kwargs else UNKNOWN

@@ -14,7 +14,7 @@ from .ast_facts import StoredNames
 from .env import Env
 from .expressions import ExpressionEvaluator
 from .mutation import mutated
-from .values import UNKNOWN, HostTensor, ListVal, Raised, Value
+from .values import OBJECTS, UNKNOWN, DictVal, ListVal, Raised, Value
 
 BREAK: Final = "break"
 CONTINUE: Final = "continue"
@@ -156,13 +156,13 @@ class FlowWalker(ExpressionEvaluator):
         every other alias of the old object sees them too when the change surely happened on
         every path that reads it, else it reads unknown."""
         self._stale[id(old)] = old
-        if isinstance(new, ListVal) and self._scope.definite and not self._silence:
+        if isinstance(new, (ListVal, DictVal)) and self._scope.definite and not self._silence:
             self._replaced[id(old)] = new
         env[name] = UNKNOWN if name in self._changed_elsewhere else new
 
     def _change_in_place(self, name: str, env: Env) -> None:
         old = env.get(name, UNKNOWN)
-        if isinstance(old, (tuple, HostTensor)):
+        if isinstance(old, OBJECTS):
             self._stale[id(old)] = old  # kept alive: its id stays its own
         env[name] = UNKNOWN
 

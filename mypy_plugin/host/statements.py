@@ -9,13 +9,14 @@ import ast
 from collections.abc import Sequence
 from typing import Final
 
-from .ast_facts import attribute_targets, bound_names
+from . import dicts
+from .ast_facts import bound_names
 from .compound import CompoundWalker
 from .conditions import depends, truth
 from .env import Env
 from .mutation import mutated
 from .scopes import BREAK, CONTINUE, EXIT_CALLS, RETURN, Scope
-from .values import UNKNOWN, Defined, HostTensor, ListVal, Raised, Value, builtin_exception
+from .values import UNKNOWN, Defined, DictVal, HostTensor, ListVal, Raised, Value, builtin_exception
 
 
 class StatementWalker(CompoundWalker):
@@ -67,7 +68,7 @@ class StatementWalker(CompoundWalker):
         if isinstance(stmt, ast.ImportFrom):
             return self.constant(stmt.module, alias.name) if stmt.level == 0 and stmt.module else UNKNOWN
         name = alias.asname or alias.name
-        if "." in name or name in attribute_targets(self.tree, self._attr_targets):
+        if "." in name or name in self._attr_targets:
             return UNKNOWN  # ``import a.b`` binds ``a``
         self._module_names[id(alias)] = alias.name
         return Defined(id(alias))
@@ -105,6 +106,9 @@ class StatementWalker(CompoundWalker):
             index = self._expr(target.slice, env)
             if isinstance(base, HostTensor):
                 return  # the data changes, not the shape
+            if isinstance(target.value, ast.Name) and isinstance(base, DictVal) and dicts.hashable(index):
+                self._replace_list(target.value.id, base, dicts.with_item(base, index, value), env)
+                return
             if isinstance(target.value, ast.Name) and isinstance(base, ListVal) and type(index) is int \
                     and -len(base) <= index < len(base):
                 items = list(base)
@@ -126,8 +130,9 @@ class StatementWalker(CompoundWalker):
         name = stmt.target.id
         old = self._name(name, env)
         new = self._expr(ast.BinOp(stmt.target, stmt.op, stmt.value), env)
-        if isinstance(old, ListVal):
-            self._replace_list(name, old, ListVal(new) if isinstance(new, tuple) else UNKNOWN, env)
+        if isinstance(old, (ListVal, DictVal)):  # ``xs += ys``, ``d |= e``: in place, every alias sees it
+            self._replace_list(name, old, ListVal(new) if isinstance(old, ListVal) and isinstance(new, tuple) else UNKNOWN,
+                               env)
         elif isinstance(old, HostTensor):  # in place: the tensor keeps its shape, dtype and strides
             keeps = isinstance(new, HostTensor) and new.shape == old.shape and new.dtype == old.dtype \
                 and old.shape is not None and old.dtype is not None

@@ -24,7 +24,9 @@ def cause(args: Sequence[ast.expr | None], values: Sequence[Value], *, spread: b
         return "*args or **kwargs the checker cannot expand"
     parts = []
     for node, value in zip(args, values):
-        if node is None:
+        if node is None:  # an item of a ``*xs`` the walk expanded
+            if value is UNKNOWN or isinstance(value, HostTensor) and (value.shape is None or value.dtype is None):
+                parts.append("an item of a *-argument is not known")
             continue
         text = ast.unparse(node)
         text = f'"{text if len(text) <= _TEXT else text[:_TEXT - 3] + "..."}"'
@@ -50,4 +52,4 @@ def _origin(func: ast.FunctionDef | ast.AsyncFunctionDef | None) -> str:
         return ""
     if any(isinstance(d, ast.Call) and _mark(d, "parametrize") for d in func.decorator_list):
         return f" (in {func.name}, whose pytest.mark.parametrize values the checker cannot read)"
-    return f" (in {func.name}, whose parameters are unknown: its callers are not followed)"
+    return f" (in {func.name}, whose parameters are unknown: no call of it in this module proves them)"

@@ -96,8 +96,37 @@ class Defined:
     node: int
 
 
+@dataclass(frozen=True, eq=False)  # its own object: aliases are tracked by identity, as lists are
+class DictVal:
+    """A Python dict whose keys the source proves (in insertion order), with their values."""
+
+    items: tuple[tuple[Value, Value], ...]
+
+
+@dataclass(frozen=True)
+class PytestParam:
+    """``pytest.param(v1, v2, ..., marks=..., id=...)``: one parametrize case; ``skipped`` when its
+    marks skip it (pytest never runs it)."""
+
+    values: tuple[Value, ...]
+    skipped: bool = False
+    id: str | None = None  # its ``id=``: how pytest names the case
+
+
+@dataclass(frozen=True)
+class Request:
+    """pytest's ``request`` fixture of an ``indirect`` parametrize case or a fixture's ``params``:
+    ``request.param`` is the case's value."""
+
+    param: Value
+
+
 Value = Union[int, float, bool, str, None, tuple["Value", ...], TorchDType, HostTensor, NdArray, PyptoDType, KernelRef,
-              Defined, _Unknown]
+              Defined, DictVal, PytestParam, Request, _Unknown]
+
+# Values that are objects of their own, changed in place (their aliases see it): lists, tuples of
+# them, dicts, tensors.
+OBJECTS: Final = (tuple, HostTensor, DictVal)
 
 
 class ListVal(tuple[Value, ...]):

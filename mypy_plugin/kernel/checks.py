@@ -16,6 +16,7 @@ from mypy.plugin import CheckerPluginInterface
 
 from ..config import PluginConfig
 from ..knowledge.frontend import DECORATORS, KERNEL_DECORATORS
+from .annotation_names import check_annotation_names
 from .decorators import decorated_with
 from .dims import check_dims
 from .scope import check_scope
@@ -31,6 +32,7 @@ KERNEL_CHECKS: Final[tuple[tuple[frozenset[str], KernelCheck, Callable[[PluginCo
     (DECORATORS, check_moves, _ALWAYS),  # jit kernels and @pypto.frontend.function helpers
     (KERNEL_DECORATORS, check_signature, _ALWAYS),
     (KERNEL_DECORATORS, check_scope, _ALWAYS),
+    (KERNEL_DECORATORS, check_annotation_names, _ALWAYS),
     (KERNEL_DECORATORS, check_while, _ALWAYS),
     (KERNEL_DECORATORS, check_parameter_rebind, _ALWAYS),
     (KERNEL_DECORATORS, check_dims, lambda config: config.has_dynamic_dim_rules),

@@ -22,6 +22,10 @@ class Entry:
     vec_set_in_kernel: bool
     values: Mapping[str, Value] = field(default_factory=dict)
     root: FuncDef | None = None  # the kernel (or function) whose check the call chain started in
+    # The function whose check this copy is part of (the kernel, or a kernel copy for a host call),
+    # and the position of the call in its program order (kernel.root_causes: which finding is first).
+    check_root: FuncDef | None = None
+    path: tuple[int, ...] = ()
 
 
 # id(copy) -> (copy, the function it was made from, its entry); a copy lives only while checked.

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from mypy.nodes import CallExpr, Decorator, FuncDef, MypyFile, RefExpr, Statement
+from mypy.nodes import CallExpr, Decorator, DictExpr, FuncDef, IntExpr, MypyFile, NameExpr, RefExpr, Statement, StrExpr
 from mypy.types import CallableType, get_proper_type
 
-from ..knowledge.frontend import FUNCTION, JIT_KERNEL_TYPE, KERNEL_DECORATORS
+from ..knowledge.frontend import (
+    DEBUG_MODE_CHECKS_CALLS, FUNCTION, JIT_KERNEL_CHECKED_TYPE, JIT_KERNEL_TYPE, KERNEL_DECORATORS,
+)
 from . import copies as kernel_copies
 from .body_walk import statements
 
@@ -52,7 +54,31 @@ def jit_kernel(node: object) -> Decorator | None:
     if decorated_with(node, KERNEL_DECORATORS):
         return node
     t = get_proper_type(node.var.type)
-    return node if isinstance(t, CallableType) and t.fallback.type.fullname == JIT_KERNEL_TYPE else None
+    return node if isinstance(t, CallableType) and t.fallback.type.has_base(JIT_KERNEL_TYPE) else None
+
+
+def checks_calls(node: Decorator) -> bool:
+    """Does 0.2.0 compare each call's tensors with this kernel's annotations (rule:
+    runtime-debug-mode-3-checks-calls)? From ``debug_options={"runtime_debug_mode": 3}`` on the
+    decorator, or (from mypy's cache, which keeps no decorators) the type the plugin gave it."""
+    for d in node.original_decorators:
+        target = d.callee if isinstance(d, CallExpr) else d
+        if isinstance(target, RefExpr) and target.fullname in KERNEL_DECORATORS:
+            return isinstance(d, CallExpr) and _debug_mode_3(d)
+    t = get_proper_type(node.var.type)
+    return isinstance(t, CallableType) and t.fallback.type.fullname == JIT_KERNEL_CHECKED_TYPE
+
+
+def _debug_mode_3(call: CallExpr) -> bool:
+    """``debug_options={"runtime_debug_mode": 3}`` or ``dict(runtime_debug_mode=3)``, written out."""
+    options = next((a for a, n in zip(call.args, call.arg_names) if n == "debug_options"), None)
+    pairs: list[tuple[object, object]] = []
+    if isinstance(options, DictExpr):
+        pairs = [(k.value if isinstance(k, StrExpr) else None, v) for k, v in options.items]
+    elif isinstance(options, CallExpr) and isinstance(options.callee, NameExpr) and options.callee.fullname == "builtins.dict":
+        pairs = list(zip(options.arg_names, options.args))
+    return any(k == "runtime_debug_mode" and isinstance(v, IntExpr) and v.value == DEBUG_MODE_CHECKS_CALLS
+               for k, v in pairs)
 
 
 def is_helper_decorator(node: Decorator) -> bool:

@@ -1,7 +1,7 @@
-"""Python builtins on a dynamic dim in a jit kernel (rule: dynamic-dim-not-concrete).
+"""Python builtins on a dynamic dim or a loop index in a jit kernel (rule: dynamic-dim-not-concrete).
 
 While the 0.2.0 frontend traces a kernel, ``x.shape[i]`` of a ``pypto.DYNAMIC`` (or
-``frontend.dynamic("N")``) dim is a ``SymbolicScalar``. Python code that needs its value fails
+``frontend.dynamic("N")``) dim and the index of ``pypto.loop`` are ``SymbolicScalar``s. Python code that needs its value fails
 there: ``min``, ``max``, ``bool``, ``int``, ``sorted``, ``not``, ``and``/``or`` and a conditional
 expression ask for its truth or its int (``ValueError: Not concrete value``); ``range``, ``abs``,
 ``divmod`` and ``round`` raise ``TypeError``. An ``if`` statement on it compiles (the frontend
@@ -11,9 +11,9 @@ must be ints too (``TypeError: View(): incompatible function arguments``; rule:
 dynamic-dim-in-shape-list); ``valid_shape``, offsets, ``pypto.tensor`` and an
 ``inplace=True`` reshape take the symbol.
 
-Only dims the annotations prove dynamic count: ``x.shape[i]`` of a tensor parameter the kernel
-never rebinds, names bound once from such an expression (``n, d = x.shape``), and arithmetic,
-comparisons and ``.min()``/``.max()`` of those.
+Only what :mod:`symbolic` proves a symbol counts: ``x.shape[i]`` of a dynamic dim of a tensor
+parameter the kernel never rebinds, the index of ``pypto.loop``, names bound once from those
+(``n, d = x.shape``), and arithmetic, comparisons and ``.min()``/``.max()`` of those.
 """
 
 from __future__ import annotations
@@ -23,35 +23,26 @@ from typing import Final
 
 from mypy.nodes import (
     ARG_POS,
-    AssignmentExpr,
-    AssignmentStmt,
     CallExpr,
-    ComparisonExpr,
     ConditionalExpr,
     Decorator,
     Expression,
-    ForStmt,
     IndexExpr,
     IntExpr,
     ListExpr,
     MemberExpr,
     NameExpr,
-    OperatorAssignmentStmt,
     OpExpr,
-    StarExpr,
     TupleExpr,
     UnaryExpr,
-    WithStmt,
 )
 from mypy.plugin import CheckerPluginInterface
 
 from ..bridge.diagnostics import report
 from ..knowledge.codes import op_codes as codes
 from ..knowledge.findings import Finding
-from ..knowledge.shapes import Dim, dynamic_axes, fmt_dim, is_dynamic
 from .body_walk import expressions, statements
-from .local_buffers import LocalBuffers
-from .parameters import kernel_parameters
+from .symbolic import Symbol, SymbolicValues, int_of
 from .tile_calls import SET_CUBE, SET_VEC
 
 _NOT_CONCRETE: Final = "ValueError: Not concrete value"
@@ -95,105 +86,11 @@ SHAPE_METHODS: Final[Mapping[str, tuple[int, str, str]]] = {
 }
 _TAKES_VALID_SHAPE: Final = frozenset({"View", "Reshape", "Expand"})
 _TRUTH_FIX: Final = "branch with an if statement on a comparison (the frontend builds it on the symbol), or annotate the dim with an int"
-_ARITH: Final = frozenset({"+", "-", "*", "/", "//", "%"})
-
-
-class _DynamicDims:
-    """Which expressions of one kernel are provably a dynamic dim, described as written."""
-
-    def __init__(self, deco: Decorator) -> None:
-        self.params: dict[str, tuple[Dim, ...]] = {}
-        self.names: dict[str, str] = {}
-        params = kernel_parameters(deco.func)
-        if params is None or not any(dynamic_axes(v.shape) for v in params.declared):
-            return  # most kernels: nothing dynamic to follow, no walk
-        assigned = _assignment_counts(deco)
-        retyped = LocalBuffers(deco.func).retyped  # ``x[:] = v`` gives x v's shape (rule: move-retypes-local)
-        for p, val in zip(params.spec.tensors, params.declared):
-            if val.shape is not None and p.name not in assigned and p.name not in retyped:
-                self.params[p.name] = val.shape
-        for s in statements(deco.func.body.body):
-            if isinstance(s, AssignmentStmt) and len(s.lvalues) == 1:
-                self._bind(s.lvalues[0], s.rvalue, assigned)
-
-    def _bind(self, target: Expression, value: Expression, assigned: Mapping[str, int]) -> None:
-        if isinstance(target, NameExpr) and assigned.get(target.name) == 1:
-            described = self.of(value)
-            if described is not None:
-                self.names[target.name] = described
-        elif isinstance(target, TupleExpr) and isinstance(value, MemberExpr) and value.name == "shape":
-            dims = self.param_dims(value.expr)
-            if dims is not None and len(dims) == len(target.items):
-                for i, item in enumerate(target.items):
-                    if isinstance(item, NameExpr) and assigned.get(item.name) == 1 and is_dynamic(dims[i]):
-                        self.names[item.name] = f"{item.name} (= {_dim_text(value.expr, i, dims)})"
-
-    def param_dims(self, e: Expression) -> tuple[Dim, ...] | None:
-        return self.params.get(e.name) if isinstance(e, NameExpr) else None
-
-    def of(self, e: Expression) -> str | None:
-        """How ``e`` reads when it is a dynamic dim (or arithmetic on one); None otherwise."""
-        if isinstance(e, NameExpr):
-            return self.names.get(e.name)
-        if isinstance(e, IndexExpr) and isinstance(e.base, MemberExpr) and e.base.name == "shape":
-            dims = self.param_dims(e.base.expr)
-            index = _int(e.index)
-            if dims is None or index is None or not -len(dims) <= index < len(dims) or not is_dynamic(dims[index]):
-                return None
-            return _dim_text(e.base.expr, index, dims)
-        if isinstance(e, OpExpr) and e.op in _ARITH:
-            return self.of(e.left) or self.of(e.right)
-        if isinstance(e, ComparisonExpr):
-            return next((d for d in map(self.of, e.operands) if d is not None), None)
-        if isinstance(e, UnaryExpr) and e.op == "-":
-            return self.of(e.expr)
-        if isinstance(e, CallExpr) and isinstance(e.callee, MemberExpr) and e.callee.name in ("min", "max"):
-            return self.of(e.callee.expr)
-        return None
-
-
-def _dim_text(tensor: Expression, index: int, dims: tuple[Dim, ...]) -> str:
-    name = tensor.name if isinstance(tensor, NameExpr) else "x"
-    return f"{name}.shape[{index}] ({fmt_dim(dims[index])})"
-
-
-def _int(e: Expression) -> int | None:
-    if isinstance(e, IntExpr):
-        return e.value
-    if isinstance(e, UnaryExpr) and e.op == "-" and isinstance(e.expr, IntExpr):
-        return -e.expr.value
-    return None
-
-
-def _assignment_counts(deco: Decorator) -> dict[str, int]:
-    """How often each name is bound in the kernel (assignments, augmented ones, for and with
-    targets, walrus)."""
-    counts: dict[str, int] = {}
-    for s in statements(deco.func.body.body):
-        targets: list[Expression] = []
-        if isinstance(s, AssignmentStmt):
-            targets.extend(s.lvalues)
-        elif isinstance(s, OperatorAssignmentStmt):
-            targets.append(s.lvalue)
-        elif isinstance(s, ForStmt):
-            targets.append(s.index)
-        elif isinstance(s, WithStmt):
-            targets.extend(t for t in s.target if t is not None)
-        targets.extend(w.target for w in expressions(s) if isinstance(w, AssignmentExpr))
-        while targets:
-            t = targets.pop()
-            if isinstance(t, NameExpr):
-                counts[t.name] = counts.get(t.name, 0) + 1
-            elif isinstance(t, (TupleExpr, ListExpr)):
-                targets.extend(t.items)
-            elif isinstance(t, StarExpr):
-                targets.append(t.expr)
-    return counts
 
 
 def check_dims(api: CheckerPluginInterface, deco: Decorator) -> None:
-    dims = _DynamicDims(deco)
-    if not dims.params:
+    dims = SymbolicValues(deco)
+    if not dims:
         return
     for s in statements(deco.func.body.body):
         for e in expressions(s):
@@ -202,13 +99,13 @@ def check_dims(api: CheckerPluginInterface, deco: Decorator) -> None:
                 what, arg, raised, fix = found
                 report(api, Finding(
                     codes.NOT_CONCRETE,
-                    f"{what} needs the value of {arg}, a dynamic dim that is a SymbolicScalar while the frontend "
+                    f"{what} needs the value of {arg.text}, {arg.kind} that is a SymbolicScalar while the frontend "
                     f"traces the kernel; 0.2.0 fails here at trace time ({raised})",
                     fix,
                 ), e)
 
 
-def _misuse(e: Expression, dims: _DynamicDims) -> tuple[str, str, str, str] | None:
+def _misuse(e: Expression, dims: SymbolicValues) -> tuple[str, Symbol, str, str] | None:
     """(what, the dynamic argument, what 0.2.0 raises, the fix) for a use that needs a concrete value."""
     if isinstance(e, CallExpr) and isinstance(e.callee, NameExpr) and e.callee.fullname in BUILTINS:
         for a in e.args:
@@ -236,7 +133,7 @@ def _misuse(e: Expression, dims: _DynamicDims) -> tuple[str, str, str, str] | No
     return None
 
 
-def _shape_misuse(e: CallExpr, dims: _DynamicDims) -> tuple[str, str, str, str] | None:
+def _shape_misuse(e: CallExpr, dims: SymbolicValues) -> tuple[str, Symbol, str, str] | None:
     """A dynamic dim inside the shape list of an op whose shape must be ints (rule:
     dynamic-dim-in-shape-list)."""
     callee = e.callee
@@ -273,7 +170,7 @@ def _shape_misuse(e: CallExpr, dims: _DynamicDims) -> tuple[str, str, str, str] 
     return None
 
 
-def _tile_misuse(e: CallExpr, dims: _DynamicDims) -> tuple[str, str, str, str] | None:
+def _tile_misuse(e: CallExpr, dims: SymbolicValues) -> tuple[str, Symbol, str, str] | None:
     """A dynamic dim as a tile entry: a tile is a block of fixed size (each probed on 0.2.0)."""
     name = e.callee.fullname if isinstance(e.callee, (NameExpr, MemberExpr)) else None
     if name not in (SET_VEC, SET_CUBE):
@@ -299,11 +196,11 @@ def _keyword(e: CallExpr, name: str) -> Expression | None:
 
 
 def _text(e: Expression) -> str:
-    """The argument as written, for the forms :meth:`_DynamicDims.of` accepts."""
+    """The argument as written, for the forms :meth:`SymbolicValues.of` accepts."""
     if isinstance(e, NameExpr):
         return e.name
     if isinstance(e, IndexExpr) and isinstance(e.base, MemberExpr):
-        index = _int(e.index)
+        index = int_of(e.index)
         return f"{_text(e.base.expr)}.shape[{index}]"
     if isinstance(e, OpExpr):
         return f"({_text(e.left)} {e.op} {_text(e.right)})"

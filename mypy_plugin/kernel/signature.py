@@ -2,8 +2,9 @@
 
 Checked where mypy applies the decorator (its context is the :class:`Decorator` node):
 no ``return`` statement (rule: kernel-no-return), no return annotation, tensor parameters before all others
-(an unannotated parameter is not a tensor), and no ``from __future__ import annotations``
-(PEP 563 strings are not tensor annotations to the frontend).
+(an unannotated parameter is not a tensor), no ``from __future__ import annotations``
+(PEP 563 strings are not tensor annotations to the frontend), and no shape written as a tuple
+holding DYNAMIC, DYN, STATIC or ``...`` (``Invalid value type`` when the module is imported).
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ from mypy.nodes import (
     Statement,
 )
 from mypy.plugin import CheckerPluginInterface
-from mypy.types import AnyType, CallableType, Type, TypeOfAny, UnboundType, UnionType, get_proper_type
+from mypy.types import (
+    AnyType, CallableType, RawExpressionType, Type, TypeOfAny, UnboundType, UnionType, get_proper_type,
+)
 
 from ..bridge.diagnostics import report
 from ..bridge.tensor_types import is_tensor, tensor_val
 from ..knowledge.codes import kernel_codes as codes
 from ..knowledge.findings import Finding
+from ..rewrite.annotation_items import TUPLE_SHAPE
 from ..rewrite.kernel_returns import KERNEL_RETURN_ALIAS
 from .body_walk import statements
 
@@ -52,6 +56,12 @@ def _param_kind(analyzed: Type | None, written: Type) -> bool | None:
     return False
 
 
+def _tuple_shape(t: Type) -> bool:
+    """The source rewrite's mark of a tuple shape with a status dim (rule: annotation-tuple-status)."""
+    return isinstance(t, UnboundType) and any(
+        isinstance(a, RawExpressionType) and a.literal_value == TUPLE_SHAPE for a in t.args)
+
+
 def check_signature(api: CheckerPluginInterface, context: Decorator) -> None:
     func: FuncDef = context.func
     name = func.name
@@ -75,6 +85,15 @@ def check_signature(api: CheckerPluginInterface, context: Decorator) -> None:
             "(ValueError: Return annotation is not allowed)",
             "remove the return annotation; write results into an output parameter",
         ), func)
+    for arg, t in zip(func.arguments, sig.arg_types):
+        if _tuple_shape(t):
+            report(api, Finding(
+                codes.KERNEL_SIGNATURE,
+                f'jit kernel "{name}": parameter "{arg.variable.name}" has a shape written as a tuple holding '
+                "DYNAMIC, DYN, STATIC or ...; 0.2.0 raises ValueError (Invalid value type) when the module is "
+                "imported: such a shape must be a list",
+                "write the shape as a list: pypto.Tensor([pypto.DYNAMIC, 64], ...) instead of (pypto.DYNAMIC, 64)",
+            ), func)
     seen_other: str | None = None
     has_tensor = False
     analyzed = func.type.arg_types if isinstance(func.type, CallableType) else []

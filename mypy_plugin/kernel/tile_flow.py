@@ -107,8 +107,12 @@ class _Flow(ProgramOrder[_State]):
         self.depth = depth
         self.func = func
         followed, local = run.locals_of(func)
-        self.values = Evaluator(func, followed, local, run.read, shapes_given(given))
+        self.values = Evaluator(func, followed, local, run.read, shapes_given(given), kernel_copies.root(func).fullname)
         self.at: dict[int, TileState] = {}
+        # id(node) -> its position in program order (first visit): which of two findings comes first
+        self.order: dict[int, int] = {}
+        # what kernel.root_causes keeps for this pass (the first finding of each root cause)
+        self.causes: dict[str, object] = {}
         # id(helper call) -> the int and list values its parameters receive (by parameter name)
         self.call_values: dict[int, dict[str, Value]] = {}
         self.exit: TileState = HELPER_ENTRY  # after the whole body; set by TileFlowCache
@@ -211,7 +215,7 @@ class _Flow(ProgramOrder[_State]):
                 read = arg.expr if isinstance(arg, StarExpr) else arg
                 if not (reads and self._followed_list(read, state)):
                     state = self.expr(arg, state)
-            self.at[id(e)] = state.tiles
+            self._visit(e, state)
             return self.call(e, state)
         if isinstance(e, NameExpr) and self._followed_list(e, state):
             # A list used any other way may be changed from here on (a method, a helper call).
@@ -222,8 +226,12 @@ class _Flow(ProgramOrder[_State]):
         else:
             for child in child_exprs(e):
                 state = self.expr(child, state)
-        self.at[id(e)] = state.tiles
+        self._visit(e, state)
         return state
+
+    def _visit(self, e: Expression, state: _State) -> None:
+        self.at[id(e)] = state.tiles
+        self.order.setdefault(id(e), len(self.order))
 
     def call(self, e: CallExpr, state: _State) -> _State:
         callee = e.callee
@@ -329,6 +337,10 @@ class TileFlowCache:
 
     def transpose_fix(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile]) -> str | None:
         return self._flow(module, func, modules).transpose_fixes.get(id(node))
+
+    def flow_of(self, module: MypyFile, func: FuncDef, modules: Mapping[str, MypyFile]) -> _Flow:
+        """The pass over ``func`` (made now if needed): its program order and what kernel.root_causes keeps."""
+        return self._flow(module, func, modules)
 
     def call_values(self, module: MypyFile, func: FuncDef, call: object,
                     modules: Mapping[str, MypyFile]) -> dict[str, Value]:

@@ -131,12 +131,13 @@ class Evaluator:
     """Values of expressions in one function, given the locals' values at that point."""
 
     def __init__(self, func: FuncDef, followed: frozenset[int], local: frozenset[int], read: Read,
-                 given_shapes: Mapping[str, Ints]) -> None:
+                 given_shapes: Mapping[str, Ints], reader: str | None = None) -> None:
         self.followed = followed
         self.local = local
         # (a copy's parameters are not marked ``is_argument``: TransformVisitor leaves that out)
         self.params = frozenset(id(a.variable) for a in func.arguments)
         self.read = read
+        self.reader = reader  # whose values these are (coverage names the constants it could not read)
         # parameter name -> the dims of the tensor the call passes (the helper's walk for its
         # effect on the caller: an unannotated parameter's type says nothing)
         self.given_shapes = given_shapes
@@ -177,7 +178,7 @@ class Evaluator:
         if isinstance(e, ListComprehension):
             return self._repeat(e, sub)
         if isinstance(e, RefExpr) and isinstance(e.node, Var) and not self._is_local(e.node):
-            return int_of_expr(e, self.read)  # a module constant
+            return int_of_expr(e, self.read, reader=self.reader)  # a module constant
         return None
 
     def _is_local(self, var: Var) -> bool:

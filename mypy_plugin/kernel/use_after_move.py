@@ -18,7 +18,6 @@ from mypy.nodes import (
     AssignmentStmt,
     CallExpr,
     Decorator,
-    EllipsisExpr,
     Expression,
     ExpressionStmt,
     ForStmt,
@@ -57,10 +56,11 @@ Moved = dict[str, _Move]
 
 
 def whole_key(key: Expression) -> bool:
+    """``[:]``, ``[:, :]``: a move (``Tensor._is_empty_slice``); ``[...]`` is an assemble, which
+    leaves the value as it is (probed: rule move-empties-source)."""
     items = key.items if isinstance(key, TupleExpr) else [key]
     return bool(items) and all(
-        isinstance(i, EllipsisExpr)
-        or (isinstance(i, SliceExpr) and i.begin_index is None and i.end_index is None and i.stride is None)
+        isinstance(i, SliceExpr) and i.begin_index is None and i.end_index is None and i.stride is None
         for i in items
     )
 
@@ -190,8 +190,7 @@ class _Walker(ProgramOrder[Moved]):
                 lv = s.lvalues[0]
                 dest = self.outputs.tensor(lv.base) if isinstance(lv, IndexExpr) else None
                 if isinstance(lv, IndexExpr) and dest is not None and whole_key(lv.index):
-                    key = "..." if isinstance(lv.index, EllipsisExpr) else ":"
-                    moved = {**moved, src: _Move(s.line, dest, f"{dest}[{key}] = {src}")}
+                    moved = {**moved, src: _Move(s.line, dest, f"{dest}[:] = {src}")}
             return moved
         if isinstance(s, OperatorAssignmentStmt):
             self._check(s.rvalue, moved)

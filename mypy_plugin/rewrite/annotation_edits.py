@@ -6,6 +6,7 @@ import ast
 from typing import Final
 
 from .edit_proof import CONSTANT, IMPORT
+from .annotation_items import TUPLE_SHAPE, PyptoNames, foreign, status_tuple
 from .local_constants import LocalConstant
 from .module_constants import ModuleConstants, dotted
 from .reparse_guard import ALIAS_PREFIX
@@ -18,44 +19,8 @@ CONST_ALIAS: Final = ALIAS_PREFIX + "Const"
 CONST_TUPLE_ALIAS: Final = ALIAS_PREFIX + "ConstTuple"
 CONST_MARKER: Final = "ForwardRef"  # the typing name both aliases import (rewrite_markers.py says why)
 ANY_ALIAS: Final = ALIAS_PREFIX + "Any"  # also "a dtype we cannot see" inside a tensor annotation
-_TENSOR_NAMES: Final = frozenset({"Tensor", "tensor"})
 _POSITIONAL_KEYWORDS: Final = frozenset({"shape", "dtype", "format"})
 UNKNOWN_SHAPE: Final = "..."  # Tensor[..., DT]: any shape
-
-
-class PyptoNames:
-    """How this module spells ``pypto`` and ``pypto.Tensor`` (``import pypto as pt``,
-    ``from pypto import Tensor as PT``); a local ``Tensor`` class is not pypto's."""
-
-    def __init__(self, nodes: list[ast.AST]) -> None:
-        """``nodes``: the module's imports and class definitions (other nodes are passed over)."""
-        self.modules = {"pypto"}
-        self.tensors: set[str] = set()
-        self.imported: set[str] = {"pypto"}  # every name bound by importing pypto or from it
-        star = False
-        local: set[str] = set()
-        for node in nodes:
-            if isinstance(node, ast.ClassDef):
-                local.add(node.name)
-            elif isinstance(node, ast.Import):
-                self.modules.update(a.asname for a in node.names if a.name == "pypto" and a.asname)
-                self.imported.update((a.asname or a.name).split(".")[0] for a in node.names
-                                     if a.name.split(".")[0] == "pypto")
-            elif isinstance(node, ast.ImportFrom) and node.module == "pypto" and node.level == 0:
-                star = star or any(a.name == "*" for a in node.names)
-                self.tensors.update(a.asname or a.name for a in node.names if a.name in _TENSOR_NAMES)
-            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "pypto" and node.level == 0:
-                self.imported.update(a.asname or a.name for a in node.names if a.name != "*")
-        if star:
-            self.tensors |= _TENSOR_NAMES
-        self.tensors -= local
-
-    def is_tensor(self, node: ast.expr) -> bool:
-        name = dotted(node)
-        if name is None:
-            return False
-        head, _, last = name.rpartition(".")
-        return last in self.tensors if not head else head in self.modules and last in _TENSOR_NAMES
 
 
 def _safe_dim(node: ast.expr) -> bool:
@@ -135,8 +100,9 @@ class AnnotationRewriter:
             else:
                 src.blank(paren, end)
             return
+        shape = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "shape"), None)
         src.replace(paren, paren + 1, "[")
-        src.replace(end - 1, end, "]")
+        src.replace(end - 1, end, f", {TUPLE_SHAPE!r}]" if self._status_tuple(shape) else "]")
         for i, arg in enumerate(node.args):
             if i == 0:
                 self._shape(arg)
@@ -154,6 +120,10 @@ class AnnotationRewriter:
 
     def _subscript(self, node: ast.Subscript) -> None:
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if items and self._status_tuple(items[0]):
+            end = self.src.end(node)
+            self.src.expect(end - 1, b"]")
+            self.src.insert(end - 1, f", {TUPLE_SHAPE!r}")
         for i, item in enumerate(items):
             if isinstance(item, ast.Dict):
                 self._dict(item, first=i == 0)
@@ -205,6 +175,8 @@ class AnnotationRewriter:
                 text = self._dim_text(e)
                 if text != src.text(e):
                     self._replace(e, text)
+        elif self._foreign(node):
+            self._replace(node, self._text_item(node))  # cfg.shape: read by the type hook (or unknown)
         elif not _safe_dim(node):
             self._replace(node, UNKNOWN_SHAPE)  # Tensor(x.shape, DT): a shape we cannot see
 
@@ -214,6 +186,8 @@ class AnnotationRewriter:
             alias = self._alias(node.id)
             if isinstance(alias, ast.Attribute) and dotted(alias) is not None:  # _BH = pypto.DYNAMIC
                 return self.src.one_line(alias)
+        if self._foreign(node):
+            return self._text_item(node)
         if _safe_dim(node):
             return self.src.one_line(node)
         value = self.consts.int_value(node)
@@ -232,8 +206,24 @@ class AnnotationRewriter:
             if isinstance(alias, ast.Attribute) and dotted(alias) is not None:  # HALF = pypto.DT_FP16
                 self._replace(node, self.src.one_line(alias))
             return
-        if not _safe_dim(node):
+        if self._foreign(node):
+            self._replace(node, self._text_item(node))
+        elif not _safe_dim(node):
             self._unknown_item(node)
+
+    def _status_tuple(self, node: ast.expr | None) -> bool:
+        if isinstance(node, ast.Name):
+            alias = self._alias(node.id)
+            node = alias if isinstance(alias, ast.Tuple) else node
+        return status_tuple(node, self.names, self._alias)
+
+    def _foreign(self, node: ast.expr) -> bool:
+        return foreign(node, self.names)
+
+    @staticmethod
+    def _text_item(node: ast.expr) -> str:
+        # repr: a valid one-line literal whatever the text holds (quotes, backslashes).
+        return repr(EXPR_PREFIX + ast.unparse(node))
 
     # --- module constants and the helper import ---------------------------------------
     def annotate_constants(self) -> None:

@@ -39,7 +39,8 @@ from collections.abc import Callable
 from typing import Final
 
 from . import edit_proof, module_marker, reparse_guard
-from .annotation_edits import EXPR_PREFIX, AnnotationRewriter, PyptoNames, annotation_sites
+from .annotation_edits import EXPR_PREFIX, AnnotationRewriter, annotation_sites
+from .annotation_items import PyptoNames
 from .kernel_returns import KERNEL_RETURN_ALIAS, add_kernel_returns
 from .local_constants import local_constants
 from .module_constants import ModuleConstants

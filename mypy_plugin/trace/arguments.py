@@ -29,21 +29,22 @@ class Actual:
 Slot = tuple[Value, "ast.expr | None"]
 
 
-def _formals(op: str, method: bool) -> tuple[tuple[str | None, str], ...] | None:
-    params = (METHODS if method else FUNCTIONS).get(op)
-    if params is None:
-        return None
+Formals = tuple[tuple["str | None", str], ...]  # (name, kind), the receiver first for a method
+
+
+def formals(op: str, method: bool) -> Formals:
+    """The parameters of an op's function or method form (none for a name the stubs lack)."""
+    params = (METHODS if method else FUNCTIONS).get(op, ())
     return (((None, "pos"),) if method else ()) + tuple(params)
 
 
 class TraceArgs:
-    """``Args`` over traced values; ``source`` is the module's text (for ``text``)."""
+    """``Args`` over traced values, put on ``formals``; ``source`` is the module's text (for ``text``)."""
 
-    def __init__(self, op: str, method: bool, actuals: Sequence[Actual], source: str,
+    def __init__(self, formals: Formals, actuals: Sequence[Actual], source: str,
                  keys: list[object] | None = None) -> None:
         self.source_text = source
         self.keys = keys
-        formals = _formals(op, method) or ()
         self.names: list[str | None] = [name for name, _ in formals]
         self.slots: list[list[Slot]] = [[] for _ in formals]
         self.spread: list[bool] = [False for _ in formals]  # a formal an unknown spread may reach

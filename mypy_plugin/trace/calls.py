@@ -12,12 +12,13 @@ from ..knowledge.checks.registry import Call, Env, op_checks, recovered, run_che
 from ..knowledge.frontend import FUNCTION
 from ..knowledge import member_findings
 from ..knowledge.members import MISSING
-from ..knowledge.ops import ANY, OPS, SCALAR, Result
+from ..knowledge.ops import ANY, OPS, SCALAR, Op, Result
 from ..knowledge.tiles import UNKNOWN as UNKNOWN_TILE
 from ..knowledge.tiles import CubeTile, TileState, VecTile
 from ..knowledge.values import TensorVal
-from .arguments import Actual, TraceArgs
+from .arguments import Actual, TraceArgs, formals
 from .expressions import ExpressionTracer
+from .state import OpRecord
 from .modules import TracedModule
 from .values import (
     NONE, UNKNOWN, Class, DType, Func, Method, ModuleRef, Num, Range, Ref, Seq, SymDim, Value, dim_of, is_int,
@@ -60,12 +61,13 @@ class CallTracer(ExpressionTracer):
         row = OPS.get(op)
         if row is None:
             return UNKNOWN
-        args = TraceArgs(op, method, actuals, self.module.text, keys)
+        args = TraceArgs(formals(op, method), actuals, self.module.text, keys)
         label = row.method_label if method else row.function_label
         result, err = row.infer(args)
         if err is not None:
             self.report(node, err, label)
         if not op_checks(row):
+            self._record(node, row, label, args, result, False, None)
             return as_value(result)
         moved, out_dtype = self.into.get(id(node), (False, None))
         vec_set = self.vec_set
@@ -80,6 +82,7 @@ class CallTracer(ExpressionTracer):
         problems = checks(True if vec_set is None else vec_set)
         for p in problems:
             self.report(node, p, label)  # type: ignore[arg-type]
+        self._record(node, row, label, args, result, moved, out_dtype)
         if vec_set is None and row.tile == "copy" and not self.silent:
             # Whether the kernel sets a vec tile anywhere is known once its body is traced.
             tiles, first = self.tiles, {repr(p) for p in problems}
@@ -94,6 +97,17 @@ class CallTracer(ExpressionTracer):
                     self.tiles = saved
             self.shared.deferred.append(later)
         return as_value(recovered(problems, result))  # type: ignore[arg-type]
+
+    def _record(self, node: ast.AST, row: Op, label: str, args: TraceArgs, result: Result, moved: bool,
+                out_dtype: str | None) -> None:
+        if self.shared.ops is None or self.silent:
+            return
+        env = Env(self.tiles.vec, self.tiles.cube, self.shared.options.reduce_align_rule,
+                  self.shared.options.reduce_align_fallback, True if self.vec_set is None else self.vec_set,
+                  self.shared.options.dynamic_dim_rule)
+        call = Call(row.name, row.kind, label, args, env, result, row.tile == "copy" and moved, frozenset(), out_dtype)
+        self.shared.ops.append(OpRecord(self.module.path, getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
+                                        call, tuple(args.operand_values()), result))
 
     # --- calls ----------------------------------------------------------------------
     def _e_Call(self, node: ast.Call) -> Value:
@@ -132,11 +146,7 @@ class CallTracer(ExpressionTracer):
             self.report(node, member_findings.no_method(name, member_findings.describe(receiver), *_texts(receiver_node)))
             if missing.torch is None:
                 return UNKNOWN
-            args = TraceArgs("__missing__", True, [], self.module.text)
-            args.names = [None, *missing.params]
-            args.slots = [[(a.value, a.node)] for a in actuals[:1 + len(missing.params)]] + [
-                [] for _ in range(1 + len(missing.params) - len(actuals))]
-            args.spread = [False] * len(args.slots)
+            args = TraceArgs(((None, "pos"), *((p, "arg") for p in missing.params)), actuals, self.module.text)
             try:
                 return as_value(missing.torch(args))
             except Exception:  # a Finding: the torch call is wrong too: unknown

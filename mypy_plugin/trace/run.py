@@ -13,7 +13,7 @@ from ..knowledge.values import TensorVal
 from ..knowledge.tiles import UNKNOWN as UNKNOWN_TILE
 from .arguments import Actual
 from .modules import TracedModule
-from .state import Options, Shared, Traced
+from .state import OpRecord, Options, Shared, Traced
 from .statements import StatementTracer
 from .values import NONE, UNKNOWN, Class, Obj, Ref, Value, join
 
@@ -25,6 +25,7 @@ class Outcome:
     findings: tuple[Traced, ...]
     returned: Value
     exit_tiles: TileState
+    ops: tuple[OpRecord, ...] = ()  # when the trace records them (``Shared.ops``)
 
 
 class Tracer(StatementTracer):
@@ -218,7 +219,7 @@ def trace_function(module: TracedModule, name: str, params: dict[str, Value], ti
     fdef = module.functions.get(name)
     if fdef is None:
         return None
-    start = len(shared.findings)
+    start, op_start = len(shared.findings), len(shared.ops or ())
     shared.loaded.setdefault(module.name, module)
     tracer = Tracer(shared, module, tiles, vec_set, via)
     tracer.stack = ((module.name, name),)
@@ -230,11 +231,12 @@ def trace_function(module: TracedModule, name: str, params: dict[str, Value], ti
             later(exit_tiles.vec is not NOT_SET)
         shared.deferred.clear()
     found = shared.findings[start:]
+    ops = tuple(shared.ops[op_start:]) if shared.ops is not None else ()
     unique: dict[tuple[object, ...], Traced] = {}
     for f in found:
         unique.setdefault((f.module, f.line, f.column, f.finding.code.name, f.message), f)
     return Outcome(tuple(sorted(unique.values(), key=lambda f: (f.module != module.name, f.line, f.column))),
-                   returned, exit_tiles)
+                   returned, exit_tiles, ops)
 
 
 __all__ = ["Options", "Outcome", "Shared", "TracedModule", "Traced", "trace_function"]

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..knowledge.findings import Finding
+from ..knowledge.op_call import Call
+from ..knowledge.values import Result
 from ..knowledge.tiles import TileState
 from .arguments import Actual
 from .modules import TracedModule
@@ -46,6 +48,19 @@ class Traced:
         return m if not self.label or m.startswith(self.label) else f"{self.label}: {m}"
 
 
+@dataclass(frozen=True)
+class OpRecord:
+    """One op call a trace checked (for ``--coverage``): where, the call as its checks saw it, the
+    operands' values and the result."""
+
+    path: str
+    line: int
+    column: int
+    call: Call
+    operands: tuple[Value, ...]
+    result: Result
+
+
 Loader = Callable[[str], "TracedModule | None"]
 
 
@@ -60,6 +75,7 @@ class Shared:
     memo: dict[tuple[object, ...], tuple[tuple[Traced, ...], Value, TileState]] = field(default_factory=dict)
     loaded: dict[str, TracedModule | None] = field(default_factory=dict)
     deferred: list[Callable[[bool], None]] = field(default_factory=list)  # checks that need vec_set
+    ops: list[OpRecord] | None = None  # op calls checked on a reported path (None: not recorded)
     budget: int = 20_000  # statements traced in all (loops and helpers multiply them)
     # Called with each node and its value (for the language server's hover; None: not asked).
     observe: Callable[[TracedModule, ast.expr, Value], None] | None = None

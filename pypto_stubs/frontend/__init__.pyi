@@ -16,6 +16,11 @@ class _JitKernel(builtins.function):  # type: ignore[misc]  # `function` is fina
     # It has function's members; subclassing the final class is deliberate and stub-only.
     ...
 
+class _JitKernelChecked(_JitKernel):  # type: ignore[misc]
+    # Stub-only: a ``@jit(debug_options={"runtime_debug_mode": 3})`` kernel, whose calls 0.2.0
+    # checks against the annotations (the plugin's mark, kept in mypy's cache like _JitKernel's).
+    ...
+
 class _JitDecorator(Protocol):
     # Stub-only: what ``jit(...)`` / ``function()`` return when called without the function.
     def __call__(self, func: _F, /) -> _F: ...

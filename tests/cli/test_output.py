@@ -139,6 +139,7 @@ def test_sarif_fatal_run_is_valid_too(tmp_path: Path) -> None:
     assert "pypto_version must be a PyPTO release" in invocation["toolExecutionNotifications"][0]["message"]["text"]
 
 
+@pytest.mark.slow  # two runs per format
 @pytest.mark.parametrize("fmt", ["json", "github", "sarif"])
 def test_machine_outputs_are_byte_identical_for_both_option_forms(tmp_path: Path, fmt: str) -> None:
     shutil.copy(ROOT / "examples" / "l2_norm_bad.py", tmp_path / "k.py")

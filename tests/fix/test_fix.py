@@ -66,6 +66,7 @@ def test_transpose_flips_an_existing_flag_and_keeps_a_trailing_comma(tmp_path: P
     assert left == []
 
 
+@pytest.mark.slow  # several fix runs
 def test_transpose_of_a_matrix_under_a_rank_2_tile_becomes_pypto_transpose(tmp_path: Path) -> None:
     body = '''\
     def k(x: pypto.Tensor([8, 64], pypto.DT_FP16), out: pypto.Tensor([64, 8], pypto.DT_FP16)):
@@ -239,6 +240,7 @@ def test_return_annotation_is_removed(tmp_path: Path) -> None:
     assert left == []
 
 
+@pytest.mark.slow  # every fixable code, fixed twice
 def test_a_second_fix_changes_nothing(tmp_path: Path) -> None:
     body = '''\
     def k(x: pypto.Tensor([8, 64], pypto.DT_FP16), out: pypto.Tensor([8, 64], pypto.DT_FP32)):
@@ -289,6 +291,7 @@ def _fix_host(tmp_path: Path, host: str) -> tuple[str, list[str]]:
     return src.read_text(), [f.code for f in outcome.remaining]
 
 
+@pytest.mark.slow  # several fix runs
 def test_call_layout_view_argument_gets_contiguous(tmp_path: Path) -> None:
     host = '''\
     def run() -> None:
@@ -322,6 +325,7 @@ def test_call_layout_keeps_parentheses_and_leaves_an_argument_too_long_to_quote(
     assert left == ["pypto-call-layout"]
 
 
+@pytest.mark.slow  # several fix runs
 def test_call_args_tensors_by_keyword_become_positional(tmp_path: Path) -> None:
     host = '''\
     def run() -> None:
@@ -372,6 +376,7 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, check=False)
 
 
+@pytest.mark.slow  # the CLI end to end, several runs
 def test_cli_diff_shows_and_fix_writes(tmp_path: Path) -> None:
     shutil.copy(ROOT / "examples" / "attention_scores_bad.py", tmp_path / "k.py")
     before = (tmp_path / "k.py").read_text()
@@ -387,6 +392,7 @@ def test_cli_diff_shows_and_fix_writes(tmp_path: Path) -> None:
     assert fixed.returncode == 1
 
 
+@pytest.mark.slow  # the CLI end to end, several runs
 def test_cli_fix_only_restricts_and_validates(tmp_path: Path) -> None:
     shutil.copy(ROOT / "examples" / "l2_norm_bad.py", tmp_path / "k.py")
     before = (tmp_path / "k.py").read_text()

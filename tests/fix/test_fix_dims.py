@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_fix import _fix, _fix_again, _kernel
 
 SIGNATURE = '''\
@@ -14,6 +15,7 @@ def k(x: pypto.Tensor([pypto.DYNAMIC, 64], pypto.DT_FP32), out: pypto.Tensor([py
 '''
 
 
+@pytest.mark.slow  # every builtin min/max form, each fix re-checked: a minute
 def test_min_and_max_become_the_symbolic_methods(tmp_path: Path) -> None:
     body = SIGNATURE + '''\
     a = min(x.shape[0], 8)  # rows of the first tile

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_fix import _fix, _fix_again, _kernel
+
+# A long run (each move fix re-checked by mypy): not in the default `pytest`; `.ci/run` runs it.
+pytestmark = pytest.mark.slow
 
 
 def test_the_write_moves_below_the_last_read_with_its_comments(tmp_path: Path) -> None:

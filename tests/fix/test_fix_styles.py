@@ -6,9 +6,14 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from mypy_plugin import fix
 from mypy_plugin.fix import styles
 from mypy_plugin.fix.apply import run
+
+# A long run (each style rewrite is re-checked by mypy several times): not in the default `pytest`; `.ci/run` runs it.
+pytestmark = pytest.mark.slow
 
 CONFIG = "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n"
 HEAD = "import pypto\n\n\n@pypto.frontend.jit\n"

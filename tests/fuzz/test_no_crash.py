@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mypy import api
+
+# A long run (random kernel bodies through mypy): not in the default `pytest`; `.ci/run` runs it.
+pytestmark = pytest.mark.slow
 
 DIMS = st.sampled_from(["8", "64", "1", "0", "-1", "N", "pypto.DYNAMIC", "pypto.STATIC", "...", "2 * N", "x.shape[0]", "'M'", "1.5", "[]", "None"])
 DTYPES = st.sampled_from(["pypto.DT_FP32", "pypto.DT_FP16", "pypto.DT_BF16", "pypto.DT_INT8", "pypto.DT_BOOL", "dt", "'x'", "3", "pypto.TileOpFormat.TILEOP_NZ"])

@@ -11,6 +11,9 @@ import pytest
 
 from .project_edits import fuzz_project
 
+# A long run (random edits, each checked cold, warm and by the daemon): not in the default `pytest`; `.ci/run` runs it.
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.skipif(shutil.which("dmypy") is None, reason="dmypy not on PATH")
 def test_cold_warm_and_daemon_agree_after_random_edits(tmp_path: Path) -> None:

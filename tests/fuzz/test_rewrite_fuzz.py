@@ -16,6 +16,9 @@ from .rewrite_cases import FAILURES, Tally, check, module
 
 from mypy_plugin.rewrite.reparse_guard import DEBUG_ENV
 
+# A long run (800 random modules through the rewrite): not in the default `pytest`; `.ci/run` runs it.
+pytestmark = pytest.mark.slow
+
 
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rng=st.randoms(use_true_random=False))

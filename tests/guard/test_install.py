@@ -12,6 +12,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 FAKE_ENTRY = '''
@@ -124,6 +126,7 @@ def _pytest_state(tmp: Path, *opts: str) -> str:
     return next(ln for ln in p.stdout.splitlines() if "GUARD" in ln)
 
 
+@pytest.mark.slow  # pytest runs in subprocesses with each option
 def test_pytest_options(tmp_path: Path) -> None:
     assert _pytest_state(tmp_path).endswith("GUARD False []")
     assert _pytest_state(tmp_path, "--pypto-guard").endswith("GUARD True []")  # on, and nothing heavy loaded

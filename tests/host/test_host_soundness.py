@@ -277,6 +277,24 @@ def test_a_list_changed_on_one_path_only_is_unknown_through_its_aliases() -> Non
     """) == [(8, [(None, "float32")]), (15, [(None, "float32")]), (23, [(None, "float32")])]
 
 
+def test_subscript_targets_of_a_tuple_assignment_change_the_list_or_dict() -> None:
+    # Python evaluates the right side first, then stores left to right: a swap swaps.
+    assert _calls("""
+        import torch
+        def test(obj):
+            xs = [torch.randn(2), torch.randn(3)]
+            xs[0], xs[1] = xs[1], xs[0]
+            k(xs[0])
+            t = {"a": torch.randn(4), "b": torch.randn(5)}
+            t["a"], t["b"] = t["b"], t["a"]
+            k(t["a"])
+            ys = [torch.randn(6)]
+            alias = ys
+            ys[0], obj.x = obj.pair
+            k(alias[0])
+    """) == [(6, [((3,), "float32")]), (9, [((5,), "float32")]), (13, [UNKNOWN])]
+
+
 # ---- 4. failures inside the evaluator ----------------------------------------------------------
 
 def test_an_exception_in_a_try_loses_no_other_call() -> None:

@@ -32,24 +32,33 @@ _SOURCE = textwrap.dedent('''
 ''')
 
 
-def _callees(facts: object, owner: ast.AST) -> list[str]:
-    return [ast.unparse(c.func) for c in facts.calls_of.get(id(owner), [])]  # type: ignore[attr-defined]
-
-
-def test_each_statement_owns_its_calls_in_source_order() -> None:
-    tree = ast.parse(_SOURCE)
+def test_each_top_level_statement_and_method_has_its_references() -> None:
+    tree = ast.parse(_SOURCE + textwrap.dedent('''
+        class Runner:
+            kernel = k
+            def run(self, x):
+                self.kernel(x)
+                obj.fill(SHAPES, size=n)
+            class Inner:
+                def go(self):
+                    deep()
+    '''))
     facts = scan(tree)
-    assign, with_stmt, for_stmt = tree.body[3], tree.body[4], tree.body[5]
-    assert isinstance(with_stmt, ast.With) and isinstance(for_stmt, ast.For)
-    # depth first in the fields' order (an ``if`` expression's test comes first), outer call first
-    assert _callees(facts, assign) == ["p", "f", "g", "k", "q"]
-    assert [_callees(facts, item.context_expr) for item in with_stmt.items] == [["open", "path"], ["lock"]]
-    comprehension, lambda_stmt = with_stmt.body
-    assert _callees(facts, comprehension) == ["m", "r"]  # a comprehension's calls are its statement's
-    assert _callees(facts, lambda_stmt) == []  # a lambda's body runs later
-    assert _callees(facts, with_stmt) == []  # a compound statement owns only its headers' calls
-    assert _callees(facts, for_stmt.iter) == ["items", "n"]
-    assert _callees(facts, for_stmt.body[0]) == ["w"]
+    helper = tree.body[6]
+    assert isinstance(helper, ast.FunctionDef) and helper.name == "helper"
+    # names, attributes (".append") and ``a.b`` texts, nested functions included
+    assert facts.refs[id(helper)] == {"SHAPES", ".append", "SHAPES.append", "t", ".randn", "t.randn", "local",
+                                      "local.append", "nested_call"}
+    runner = tree.body[-1]
+    assert isinstance(runner, ast.ClassDef)
+    run, inner = runner.body[1], runner.body[2]
+    assert isinstance(run, ast.FunctionDef) and isinstance(inner, ast.ClassDef)
+    go = inner.body[0]
+    assert facts.refs[id(runner)] == {"kernel", "k"}  # the class's own statements; each method is a unit of its own
+    assert facts.refs[id(run)] == {"self", ".kernel", "self.kernel", "x", "obj", ".fill", "obj.fill", "SHAPES", "n"}
+    assert facts.passed[id(run)] == {("self", "x"), ("obj", "SHAPES"), ("obj", "n")}
+    assert facts.refs[id(go)] == {"deep"}
+    assert facts.attribute_values == {}  # no ``x.attr = ...``
 
 
 def test_names_changed_from_functions_and_module_facts() -> None:

@@ -133,9 +133,10 @@ def op_call(
     return Call(op, row.kind, name, args, env, inferred, into_output, retyped)
 
 
-def write(dest: TensorVal, value: TensorVal, keys: Sequence[object] | None = None, target: str = "out") -> Write:
-    """``out[keys] = value`` (``keys`` None: ``out.move(value)``)."""
-    return Write(dest, keys, value, target)
+def write(dest: TensorVal, value: TensorVal, keys: Sequence[object] | None = None, target: str = "out",
+          value_text: str | None = "x * 2.0") -> Write:
+    """``out[keys] = value`` (``keys`` None: ``out.move(value)``), the value written as ``value_text``."""
+    return Write(dest, keys, value, target, value_text)
 
 
 def assert_finding(found: Finding | None, code: Code, message: str, note: str | None) -> None:

@@ -55,7 +55,7 @@ def test_write_rank_silent(dest: Any, keys: list[object] | None, value: Any) -> 
 @pytest.mark.parametrize("dest, keys, value, into, fix", [
     (t((8, 8)), WHOLE, t((8, 16)), "out [8, 8]", "make the result [8, 8], or fix the annotation of out"),
     (t((8, 8)), None, t((8, 16)), "out [8, 8]", "make the result [8, 8], or fix the annotation of out"),
-    (t((8, 1)), [Ellipsis], t((8,)), "out [8, 1]",
+    (t((8, 1)), [slice(None), slice(None)], t((8,)), "out [8, 1]",
      "the result has no size-1 axis 1: reduce with keepdim=True, or reshape it to [8, 1]"),
     (t((1, 8)), WHOLE, t((8,)), "out [1, 8]",
      "the result has no size-1 axis 0: reduce with keepdim=True, or reshape it to [1, 8]"),
@@ -73,6 +73,34 @@ def test_write_shape(dest: Any, keys: list[object] | None, value: Any, into: str
         out.write_shape(write(dest, value, keys)), op_codes.OUT_SHAPE,
         f"writes a [{shape}] result into {into}; {_SILENT}", fix,
     )
+
+
+# --- write_assemble_rank (rule: assemble-rank) ------------------------------------------------
+
+@pytest.mark.parametrize("dest, keys, value, into", [
+    (t((8, 1)), [slice(0, 8), slice(0, 1)], t((8,)), "the region [8, 1] of out [8, 1]"),
+    (t((8, 1)), [Ellipsis], t((8,)), "out [8, 1]"),
+    (t((8, 1)), [slice(0, 8)], t((8,)), "the region [8, 1] of out [8, 1]"),
+    (t((8, 64)), [slice(0, 8), slice(None)], t((1, 8, 64)), "the region [8, 64] of out [8, 64]"),
+])
+def test_write_assemble_rank(dest: Any, keys: list[object], value: Any, into: str) -> None:
+    found = out.write_assemble_rank(write(dest, value, keys))
+    assert found is not None and found.code is op_codes.OUT_SHAPE
+    assert found.message.startswith(f"writes a [{', '.join(map(str, value.shape))}] result into {into}: an assemble "
+                                    f"needs a value of the destination's rank ({len(dest.shape)}), and 0.2.0 fails at "
+                                    "trace time (CHECK FAILED: Assemble: src and dest requires same shape)")
+    assert out.write_shape(write(dest, value, keys)) is None  # one finding: the trace-time one
+
+
+@pytest.mark.parametrize("dest, keys, value", [
+    (t((8, 1)), WHOLE, t((8,))),  # a move: compiles (write_shape says so)
+    (t((8, 1)), None, t((8,))),
+    (t((8, 64)), [slice(0, 8), slice(0, 32)], t((8, 64))),  # same rank: dims are not compared
+    (t((4, 64)), [0], t((64,))),  # an int index: write_rank's reshape
+    (t((8, 1)), [slice(0, 8), slice(0, 1)], t(None)),
+])
+def test_write_assemble_rank_silent(dest: Any, keys: list[object] | None, value: Any) -> None:
+    assert out.write_assemble_rank(write(dest, value, keys)) is None
 
 
 def test_write_shape_names_the_target() -> None:
@@ -105,8 +133,13 @@ def test_write_dtype(keys: list[object] | None) -> None:
     assert_finding(
         out.write_dtype(write(t((8, 16), BF16), t((8, 16), F32), keys)), op_codes.OUT_DTYPE,
         f"writes a DT_FP32 result into out, which is DT_BF16; {_SILENT}",
-        "cast it first: pypto.cast(result, pypto.DT_BF16)",
+        "cast it first: pypto.cast(x * 2.0, pypto.DT_BF16)",
     )
+
+
+def test_write_dtype_without_the_value_text() -> None:
+    found = out.write_dtype(write(t((8, 16), BF16), t((8, 16), F32), WHOLE, value_text=None))
+    assert found is not None and found.note == "cast it first: pypto.cast(<the value>, pypto.DT_BF16)"
 
 
 @pytest.mark.parametrize("dest, value", [
@@ -132,7 +165,8 @@ def test_check_write_reports_in_order() -> None:
 
 
 @pytest.mark.parametrize("keys, whole", [
-    (None, True), ([slice(None)], True), ([Ellipsis], True), ([slice(None), Ellipsis], True),
+    (None, True), ([slice(None)], True), ([slice(None), slice(None)], True),
+    ([Ellipsis], False), ([slice(None), Ellipsis], False),  # an assemble (Tensor._is_empty_slice: probed)
     ([], False), ([slice(0, None)], False), ([0], False), ([slice(None), 0], False),
 ])
 def test_is_whole(keys: list[object] | None, whole: bool) -> None:

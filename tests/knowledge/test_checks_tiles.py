@@ -115,7 +115,15 @@ def test_vec_tile_missing() -> None:
         SET_VEC,
     )
     found = tc.vec_tile_missing(op_call("exp", A, vec=NOT_SET))
-    assert found is not None and found.message.startswith("pypto.exp runs with no vec tile set")
+    assert found is not None and found.message == (
+        "pypto.exp runs with no vec tile set in this kernel; the compiler raises F21004 (op [EXP]tile shape not set)")
+    assert found.cause == tc.NO_VEC_TILE  # one root cause with every other op before a tile is set
+
+
+def test_vec_tile_missing_cast_names_the_cast() -> None:
+    # scripts/probe_no_tile.py: a cast that changes the dtype builds a CAST, which needs the tile
+    found = tc.vec_tile_missing(op_call("cast", t((8, 64), F16), F32, vec=NOT_SET))
+    assert found is not None and found.message.endswith("the compiler raises F21004 (op [CAST]tile shape not set)")
 
 
 @pytest.mark.parametrize("values, vec", [
@@ -125,6 +133,15 @@ def test_vec_tile_missing() -> None:
 ])
 def test_vec_tile_missing_silent(values: tuple[object, ...], vec: Any) -> None:
     assert tc.vec_tile_missing(op_call("add", *values, vec=vec)) is None
+
+
+@pytest.mark.parametrize("op, args", [
+    ("__pos__", (A,)),  # unary + builds no op: compiles with no tile (scripts/probe_no_tile.py)
+    ("cast", (A, F32)),  # a cast to the dtype it has builds no op either
+    ("cast", (t((8, 64), None), F16)),  # input dtype unknown: maybe that identity cast
+])
+def test_vec_tile_missing_silent_where_0_2_0_compiles(op: str, args: tuple[object, ...]) -> None:
+    assert tc.vec_tile_missing(op_call(op, *args, vec=NOT_SET)) is None
 
 
 # --- reduce_tile_missing (rule: reduce-without-tile-crashes) -------------------------------------
@@ -137,6 +154,14 @@ def test_vec_tile_missing_silent(values: tuple[object, ...], vec: Any) -> None:
                      "(op [CAST]tile shape not set)"),
     ("var", BF16, "its DT_BF16 input is first cast to DT_FP32, and the compiler raises F21004 "
                   "(op [CAST]tile shape not set)"),
+    # probed (scripts/probe_no_tile.py): not a crash
+    ("var", F32, "the compiler raises F21004 (op [MULS]tile shape not set)"),
+    ("rms_norm", F32, "the compiler raises F21004 (op [MUL]tile shape not set)"),
+    ("softmax", "DT_INT32", "its DT_INT32 input is first cast, and the compiler raises F21004 "
+                            "(op [CAST]tile shape not set)"),
+    # dtype unknown: softmax crashes on FP32 and fails on a CAST otherwise: both, by dtype
+    ("softmax", None, "PyPTO 0.2.0 raises F21004 (op [CAST]tile shape not set) on DT_FP16, DT_BF16, DT_INT32 "
+                      "and crashes with SIGSEGV on DT_FP32"),
 ])
 def test_reduce_tile_missing(op: str, dtype: str, reaction: str) -> None:
     assert_finding(
@@ -161,7 +186,8 @@ def test_reshape_tile_missing(op: str, rest: tuple[object, ...]) -> None:
     c = op_call(op, A, *rest, vec=NOT_SET, vec_set_in_kernel=False)
     assert_finding(
         tc.reshape_tile_missing(c), op_codes.TILE_MISSING,
-        f"pypto.{op} runs with no vec tile set in this kernel; the compiler raises F21004 (tile shape not set)",
+        f"pypto.{op} runs with no vec tile set in this kernel; the compiler raises F21004 "
+        "(op [REGISTER_COPY]tile shape not set)",
         SET_VEC,
     )
 

@@ -56,19 +56,20 @@ CODE_RULES: list[tuple[str, str]] = [
     (r"shape not support binary operation|Only allow to expand one axis|"
      r"must match the size of tensor b \(\d+\) at non-singleton", "pypto-broadcast"),
     (r"Shape size not match|Invalid dstshape|capacity % x == 0|Their size actually are", "pypto-reshape"),
-    (r"The number of slice in key \(\d+\) must match the length of input Tensor", "pypto-out-shape"),
+    (r"The number of slice in key \(\d+\) must match the length of input Tensor|"
+     r"Assemble: src and dest requires same shape", "pypto-out-shape"),
     (r"TileShape dim num should same to input|Tile shape size \d+ is not matched the output shape size",
      "pypto-tile-rank"),
     (r"Non-FP8 inputs require identical dtypes|Unsupported output data type|unsupported dtype", "pypto-matmul-dtype"),
     (r"Tensor dimension mismatch|batchSize invalid", "pypto-matmul-rank"),
     (r"Axis is not in the reasonable range|Transpose dim \d+ is invalid|The value in dim is out of range", "pypto-axis"),
     (r"Return statements are not allowed|Return annotation is not allowed|Non-tensor parameters must come after|"
-     r"function nested is not allowed", "pypto-kernel-signature"),
+     r"function nested is not allowed|ValueError: Invalid value type", "pypto-kernel-signature"),
     (r"Empty tensor\.", "pypto-use-after-move"),
     (r"FwkOp tile shape's last dim is not aligned", "pypto-reshape-align"),
     (r"Compare\(\): incompatible function arguments", "pypto-compare-int"),
     (r"NameError: name '\w+' is not defined", "pypto-kernel-scope"),
-    (r"jit\(\) got an unexpected keyword argument", "pypto-jit-keyword"),
+    (r"jit\(\) got an unexpected keyword argument|IndexError: map::at", "pypto-jit-keyword"),
     (r"While is not supported by the PTO parser", "pypto-kernel-while"),
     (r"lhs\.size\(\):\d+, rhs\.size\(\):\d+, func Add, file tensor_offset", "pypto-view-rank"),
     (r"\b[mkn] must have (?:exactly 2|2 or 3) elements", "pypto-cube-tile-entries"),
@@ -90,6 +91,10 @@ CODE_RULES: list[tuple[str, str]] = [
      "pypto-op-dtype"),
     # the call of a kernel (host cases): 0.2.0's argument binding
     (r"not all tensors are contiguous", "pypto-call-layout"),
+    # runtime_debug_mode=3 (on the decorator, or set globally): the call's tensors against the annotations
+    (r"ValueError: The number of dimensions of \d+\w+ input tensor", "pypto-call-rank"),
+    (r"ValueError: The shape of \d+\w+ input tensor", "pypto-call-shape"),
+    (r"ValueError: The dtype of \d+\w+ input tensor", "pypto-call-dtype"),
     (r"Expected at least \d+ tensor argument|Too many positional arguments|Unknown keyword argument|"
      r"Missing required non-tensor argument|must not be a torch\.Tensor|object has no attribute 'device'",
      "pypto-call-args"),
@@ -491,4 +496,6 @@ def compile_file(path: str, workdir: str, python: str | None = None, timeout: in
     v = classify(dummy, out, rc, plog)
     if v.code == "pypto-jit-keyword":  # raised by the decorator when the module is imported
         v.candidates = [i for i, ln in enumerate(src.splitlines(), 1) if ln.startswith("@") and "jit(" in ln]
+    elif v.code == "pypto-kernel-signature" and v.line is None:  # raised by the def (its annotations) on import
+        v.candidates = [i for i, ln in enumerate(src.splitlines(), 1) if ln.lstrip().startswith("def ")]
     return v

@@ -9,9 +9,14 @@ import collections
 import functools
 from pathlib import Path
 
+import pytest
+
 from . import compare, helper_generator
 from .helper_generator import HelperCase
 from .runner import CheckerError, CompilerVerdict
+
+# A long run (generates and checks many helper kernels): not in the default `pytest`; `.ci/run` runs it.
+pytestmark = pytest.mark.slow
 
 REGRESSIONS = Path(__file__).resolve().parent / "regressions"
 

@@ -12,7 +12,7 @@ import pytest
 from . import compare, host_generator, host_oracle
 from .runner import have_pypto
 
-N_CASES = int(os.environ.get("PYPTO_ORACLE_HOST_N", "24"))
+N_CASES = int(os.environ.get("PYPTO_ORACLE_HOST_N", "32"))  # two per construct of host_generator
 SEED = int(os.environ.get("PYPTO_ORACLE_SEED", "0"))
 JOBS = int(os.environ.get("PYPTO_ORACLE_JOBS", "2"))
 

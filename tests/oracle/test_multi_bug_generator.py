@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from . import multi_bug
+
+# A long run (generates and checks many multi-bug kernels): not in the default `pytest`; `.ci/run` runs it.
+pytestmark = pytest.mark.slow
 
 
 def test_variants_replace_statements_one_for_one() -> None:

@@ -55,7 +55,60 @@ def k(a: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.D
     pypto.set_vec_tile_shapes(8, 16)
     out[:] = row_sum(a)
 '''
-FILES = ["kernels.py", "host.py", "local.py", "helpers.py"]
+# Kernels whose tensors come from their callers: through a dict of kernels (checked from the
+# kernel's definition) or called directly in a wrapper (checked at that call), from a helper and a
+# pytest case; the width comes from a pytest.param of this module and a Final of another one,
+# which only run_case names (the daemon rechecks the wrapper because the evaluation read it).
+CALLERS = '''import pytest
+import torch
+import pypto
+from sizes import COLS
+
+@pypto.frontend.jit
+def scale(x: pypto.Tensor([], pypto.DT_FP32), w: pypto.Tensor([], pypto.DT_FP32), out: pypto.Tensor([], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    out[:] = x * w
+
+@pypto.frontend.jit
+def shift(x: pypto.Tensor([], pypto.DT_FP32), w: pypto.Tensor([], pypto.DT_FP32), out: pypto.Tensor([], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    out[:] = x + w
+
+KERNELS = {"scale": scale}
+
+def wrapper(x, w, out):
+    KERNELS["scale"](x, w, out)
+    shift(x, w, out)
+
+def run_case(rows, width):
+    wrapper(torch.randn(rows, COLS), torch.randn(1, width), torch.empty(rows, COLS))
+
+@pytest.mark.parametrize("width", [pytest.param(64, id="w")])
+def test_rows(width):
+    run_case(8, width)
+'''
+SIZES = "from typing import Final\n\nCOLS: Final = 64\n"
+# A test whose argument is a fixture of the conftest.py pytest loads for it (a module of the build).
+CONFTEST = '''import pytest
+import torch
+import pypto
+
+@pytest.fixture(params=[64])
+def w(request):
+    return torch.randn(1, request.param)
+'''
+FIXTURE_TEST = '''import torch
+import pypto
+
+@pypto.frontend.jit
+def mul(x: pypto.Tensor([], pypto.DT_FP32), w: pypto.Tensor([], pypto.DT_FP32), out: pypto.Tensor([], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 64)
+    out[:] = x * w
+
+def test_mul(w):
+    mul(torch.randn(8, 64), w, torch.empty(8, 64))
+'''
+FILES = ["kernels.py", "host.py", "local.py", "helpers.py", "callers.py", "conftest.py", "test_fixture.py"]
 
 Edit = Callable[[Path], None]
 SCENARIOS: dict[str, Edit] = {
@@ -71,6 +124,12 @@ SCENARIOS: dict[str, Edit] = {
     "kernel_tile_of_a_helper": lambda root: _edit(root / "helpers.py", "set_vec_tile_shapes(8, 16)", "set_vec_tile_shapes(8, 4)"),
     # the helper's body: what it returns (the kernel writes it: pypto-out-shape in the kernel)
     "helper_body": lambda root: _edit(root / "helpers.py", "x.sum(-1, keepdim=True)", "x.sum(-1, keepdim=True) + x"),
+    # a pytest.param value that reaches the kernel through a helper, a wrapper and a dict (pypto-broadcast)
+    "pytest_param_through_callers": lambda root: _edit(root / "callers.py", "pytest.param(64,", "pytest.param(48,"),
+    # a Final of another module the callers read (the x and out widths: pypto-broadcast)
+    "caller_constant_other_module": lambda root: _edit(root / "sizes.py", "COLS: Final = 64", "COLS: Final = 32"),
+    # a fixture of the conftest.py: the test's tensor (pypto-broadcast in the test module's kernel)
+    "conftest_fixture": lambda root: _edit(root / "conftest.py", "params=[64]", "params=[48]"),
 }
 
 
@@ -81,6 +140,11 @@ def _project(root: Path) -> None:
     (root / "host.py").write_text(HOST)
     (root / "local.py").write_text(LOCAL)
     (root / "helpers.py").write_text(HELPERS)
+    (root / "callers.py").write_text(CALLERS)
+    (root / "sizes.py").write_text(SIZES)
+    (root / "pytest.pyi").write_text(TORCH_STUB)
+    (root / "conftest.py").write_text(CONFTEST)
+    (root / "test_fixture.py").write_text(FIXTURE_TEST)
 
 
 def _errors(stdout: str) -> list[str]:
@@ -89,8 +153,8 @@ def _errors(stdout: str) -> list[str]:
     return errors
 
 
-def _mypy(root: Path, cache: Path) -> list[str]:
-    cmd = [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "--config-file", "mypy.ini", *FILES]
+def _mypy(root: Path, cache: Path, *extra: str) -> list[str]:
+    cmd = [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "--config-file", "mypy.ini", *extra, *FILES]
     return _errors(subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False, timeout=300).stdout)
 
 
@@ -104,7 +168,19 @@ def test_warm_run_matches_cold(tmp_path: Path, name: str) -> None:
     assert after != before, "the edit must change the findings, or the test proves nothing"
 
 
-@pytest.mark.parametrize("name", ["kernel_body_same_module", "annotation_other_module", "kernel_tile_of_a_helper"])
+@pytest.mark.parametrize("name", ["pytest_param_through_callers", "caller_constant_other_module", "conftest_fixture"])
+def test_worker_runs_match_cold(tmp_path: Path, name: str) -> None:
+    _project(tmp_path)
+    before = _mypy(tmp_path, tmp_path / ".workers", "--num-workers", "2")
+    SCENARIOS[name](tmp_path)
+    after = _mypy(tmp_path, tmp_path / ".workers", "--num-workers", "2")
+    assert after == _mypy(tmp_path, tmp_path / ".cold")
+    assert after != before
+
+
+@pytest.mark.parametrize("name", ["kernel_body_same_module", "annotation_other_module", "kernel_tile_of_a_helper",
+                                  "pytest_param_through_callers", "caller_constant_other_module",
+                                  "conftest_fixture"])
 def test_daemon_matches_cold(tmp_path: Path, name: str) -> None:
     _project(tmp_path)
     dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(tmp_path / ".dmypy.json")]

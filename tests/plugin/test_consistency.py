@@ -32,6 +32,18 @@ def k(x: pypto.Tensor([ROWS, COLS], pypto.DT_FP32), ones: pypto.Tensor([64, 1], 
     out[:] = pypto.matmul(x, ones, pypto.DT_FP32)
     pypto.set_vec_tile_shapes(8, 4)
     out[:] = x.amax(-1, keepdim=True)
+
+
+def prep() -> None:
+    pypto.set_vec_tile_shapes(8, 64)
+
+
+@pypto.frontend.jit
+def k2(x: pypto.Tensor([ROWS, COLS], pypto.DT_FP32), out: pypto.Tensor([ROWS, COLS], pypto.DT_FP32)):
+    prep()
+    y = x * 2.0
+    z = pypto.exp(y)
+    out[:] = z + y
 '''
 # disallow_untyped_defs (as --strict): the kernel has no return annotation, which the frontend
 # requires; every run must accept that, including the warm re-parse of the stale kernel module.
@@ -56,12 +68,14 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 def _errors(stdout: str) -> list[str]:
-    errors = sorted(line for line in stdout.splitlines() if ": error:" in line)
+    """The errors, each with its notes (one finding per root cause names the others in a note)."""
+    lines = [line for line in stdout.splitlines() if ": error:" in line or ": note:" in line]
+    errors = [line for line in lines if ": error:" in line]
     # The call-form annotations were read (a lost rewrite shows up as valid-type) ...
     assert not [e for e in errors if "[valid-type]" in e], stdout
     # ... and the findings come from the plugin, not from a crash or a config error.
     assert all("[pypto-" in e for e in errors), stdout
-    return errors
+    return sorted(lines)
 
 
 def _on_native_parser(stderr: str) -> None:
@@ -87,6 +101,10 @@ SCENARIOS: dict[str, Edit] = {
     "constant_in_other_module": lambda root: _edit(root / "dims.py", "COLS = 64", "COLS = 32"),
     # the tile fixes the reduction: (8, 8) is aligned, (8, 4) is not.
     "vec_tile_value": lambda root: _edit(root / "kernel.py", "set_vec_tile_shapes(8, 8)", "set_vec_tile_shapes(8, 4)"),
+    # a helper called first sets the vec tile: without it every op of k2 runs with no tile, one
+    # finding at the first (its note names the others: kernel.root_causes).
+    "helper_sets_the_tile": lambda root: _edit(root / "kernel.py", "def prep() -> None:\n    pypto.set_vec_tile_shapes(8, 64)",
+                                              "def prep() -> None:\n    pass"),
     # pypto_version 0.3 has no reduction alignment rule.
     "plugin_option": lambda root: _edit(root / "pyproject.toml", 'pypto_version = "0.2"', 'pypto_version = "0.3"'),
 }
@@ -104,7 +122,7 @@ def test_warm_incremental_run_matches_cold(tmp_path: Path, name: str) -> None:
     assert after_cold != before, "the edit must change the findings, or the test proves nothing"
 
 
-@pytest.mark.parametrize("name", ["constant_in_other_module", "vec_tile_value"])
+@pytest.mark.parametrize("name", ["constant_in_other_module", "vec_tile_value", "helper_sets_the_tile"])
 def test_worker_runs_match_cold(tmp_path: Path, name: str) -> None:
     # --num-workers: the coordinator parses, the workers re-parse stale modules on their own.
     _project(tmp_path)
@@ -117,7 +135,7 @@ def test_worker_runs_match_cold(tmp_path: Path, name: str) -> None:
 
 
 @pytest.mark.parametrize("fine_grained_cache", [False, True], ids=["no_fg_cache", "fg_cache"])
-@pytest.mark.parametrize("name", ["constant_in_other_module", "vec_tile_value"])
+@pytest.mark.parametrize("name", ["constant_in_other_module", "vec_tile_value", "helper_sets_the_tile"])
 def test_dmypy_after_edit_matches_cold(tmp_path: Path, name: str, fine_grained_cache: bool) -> None:
     _project(tmp_path)
     status = tmp_path / ".dmypy.json"
@@ -144,3 +162,30 @@ def test_dmypy_after_edit_matches_cold(tmp_path: Path, name: str, fine_grained_c
     _on_native_parser(log.read_text())  # the daemon's stderr
     assert after == _cold(tmp_path)
     assert after != before
+
+
+def test_a_grouped_finding_goes_with_its_cause(tmp_path: Path) -> None:
+    # The reverse of helper_sets_the_tile: the tile-missing finding of k2 and its note of
+    # dependents are out, then the helper sets the tile again: warm and daemon runs drop both.
+    _project(tmp_path)
+    _edit(tmp_path / "kernel.py", "def prep() -> None:\n    pypto.set_vec_tile_shapes(8, 64)", "def prep() -> None:\n    pass")
+    warm_cache = tmp_path / ".warm-cache"
+    status = tmp_path / ".dmypy.json"
+    dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status)]
+
+    def daemon() -> list[str]:
+        out = subprocess.run([*dmypy, "run", "--", "--config-file", "pyproject.toml", "kernel.py"],
+                             cwd=tmp_path, capture_output=True, text=True, check=False, timeout=120)
+        return _errors(out.stdout)
+
+    try:
+        before = _mypy(tmp_path, warm_cache)
+        assert before == daemon()
+        assert any("not reported again" in line for line in before), before
+        _edit(tmp_path / "kernel.py", "def prep() -> None:\n    pass", "def prep() -> None:\n    pypto.set_vec_tile_shapes(8, 64)")
+        after_daemon = daemon()
+    finally:
+        subprocess.run([*dmypy, "stop"], cwd=tmp_path, capture_output=True, check=False, timeout=60)
+    after_cold = _cold(tmp_path)
+    assert _mypy(tmp_path, warm_cache) == after_cold == after_daemon
+    assert not any("k2" in line or "not reported again" in line for line in after_cold)

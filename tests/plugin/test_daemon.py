@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(shutil.which("dmypy") is None, reason="dmypy not on PATH")
+# slow: a daemon per scenario, edited and compared with cold runs (tests/plugin/test_consistency.py
+# keeps daemon runs in the default suite)
+pytestmark = [pytest.mark.skipif(shutil.which("dmypy") is None, reason="dmypy not on PATH"), pytest.mark.slow]
 
 INI = "[mypy]\nplugins = mypy_plugin\n"
 
@@ -28,6 +30,31 @@ AMAX_KERNEL = '''import pypto
 def k(x: pypto.Tensor([16, 64], pypto.DT_FP16), out: pypto.Tensor([16, 1], pypto.DT_FP16)):
     pypto.set_vec_tile_shapes({tile})
     out[:] = x.amax(-1, keepdim=True)
+'''
+
+
+# A kernel called through a dict (PyPTO's own tests do this): a cold run reported mypy's "Too many
+# arguments" for the unpacked list, and the daemon re-checked the body with the variable's
+# narrowed type and reported it again naming the kernel (issue 37). A kernel as a value is the
+# runtime wrapper's callable (hooks/kernel_calls.py): no error either way.
+KERNEL_MAP = '''import pypto
+from tiles import COLS
+
+
+@pypto.frontend.jit
+def k(x: pypto.Tensor([16, 64], pypto.DT_FP16), out: pypto.Tensor([16, 1], pypto.DT_FP16), n: int):
+    pypto.set_vec_tile_shapes(16, COLS)
+    out[:] = x.amax(-1, keepdim=True)
+
+
+_KERNELS = {"normal": k}
+reveal_type(_KERNELS)
+
+
+def worker(name: str, inputs: list[object]) -> None:
+    kernel = _KERNELS[name]
+    kernel(*inputs, 3)
+    kernel(inputs[0], inputs[1], 3, 4)
 '''
 
 
@@ -70,6 +97,12 @@ SCENARIOS: dict[str, Scenario] = {
                       "def k(x: pypto.Tensor([ROWS, 64], pypto.DT_FP32), out: pypto.Tensor([8, 64], pypto.DT_FP32)):\n"
                       "    pypto.set_vec_tile_shapes(8, 64)\n    out[:] = x + x\n"},
         "dims.py", "ROWS = 8", "ROWS = 16",
+    ),
+    # A kernel through a dict; the edit is in another module, so the daemon re-checks this module's
+    # targets without parsing it again (issue 37).
+    "kernel_called_through_a_dict": Scenario(
+        {"tiles.py": "import pypto\n\nCOLS = 16\n", "kernel.py": KERNEL_MAP},
+        "tiles.py", "COLS = 16", "COLS = 8",
     ),
     # A plugin option: 0.3 has no reduction alignment rule.
     "plugin_option": Scenario(
@@ -121,7 +154,8 @@ class Daemon:
 
 # `dmypy check` (a started daemon) on the edits that go through another module or a cache; the
 # option edit only with `run` (`check` keeps the options the daemon started with, as for mypy's).
-_CHECKED = ("annotation_constant_in_other_module", "imported_tile_becomes_aligned", "tile_literal_becomes_misaligned")
+_CHECKED = ("annotation_constant_in_other_module", "imported_tile_becomes_aligned", "kernel_called_through_a_dict",
+            "tile_literal_becomes_misaligned")
 CASES = [("run", name) for name in sorted(SCENARIOS)] + [("check", name) for name in _CHECKED]
 
 

@@ -20,6 +20,9 @@ from mypy_plugin.kernel import decorators as kernels, tile_flow, use_after_move
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import scaling  # noqa: E402
 
+# A long run (inputs at N, 2N and 4N): not in the default `pytest`; `.ci/run` runs it.
+pytestmark = pytest.mark.slow
+
 
 def _count(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
     counter = [0]

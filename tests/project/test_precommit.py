@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+# A long run (pre-commit builds its own environment): not in the default `pytest`; `.ci/run` runs it.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

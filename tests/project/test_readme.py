@@ -87,8 +87,9 @@ def test_every_pip_install_works_from_a_clone() -> None:
 
 @pytest.mark.parametrize("doc, name, contains", [
     ("README.md", "pyproject.toml", "[tool.mypy]"),
-    ("configuration.md", "pyproject.toml", "[tool.mypy]"),
+    ("configuration.md", "pyproject.toml", "[tool.pypto-stubs]"),
     ("configuration.md", "mypy.ini", "[pypto-stubs]"),
+    ("configuration.md", "pyproject.toml", "strict_optional = false"),  # pypto-check's default in plain mypy
 ])
 def test_config_snippets_enable_the_plugin(tmp_path: Path, doc: str, name: str, contains: str) -> None:
     lang = "toml" if name.endswith(".toml") else "ini"
@@ -127,7 +128,7 @@ def k(a: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.D
     pypto.set_vec_tile_shapes(8, 64)
     s = a.sum(-1, keepdims=True)
     t = pypto.no_such_op(a)
-    out[:] = a.sum(-1, keepdim=True)
+    out[:] = a.sum(-1, keepdim=True) * scale
 '''
 
 
@@ -256,6 +257,7 @@ def test_readme_example_kernel_is_a_real_run(tmp_path: Path) -> None:
     assert result.stdout.splitlines() == block.splitlines()[1:]
 
 
+@pytest.mark.slow  # the fixer end to end
 def test_readme_example_is_fixed_by_fix(tmp_path: Path) -> None:
     # "pypto-check --fix k.py fixes both".
     assert "`pypto-check --fix k.py` fixes both" in README
@@ -281,8 +283,18 @@ def test_readme_test_command_is_what_ci_runs() -> None:
     block = _block("console", '".[test]"', "README.md")
     assert block.strip() == '$ python3 -m venv .venv && . .venv/bin/activate && pip install ".[test]" && pytest'
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "# The README's test command:\npytest\n" in ci
+    # ... then every test the fast default leaves out (pyproject's addopts deselect them)
+    assert "\npytest\npytest -m \"slow or oracle\"\n" in ci
+    assert "-m 'not slow and not oracle'" in (ROOT / "pyproject.toml").read_text()
     assert "test" in PROJECT_EXTRAS
+
+
+def test_the_test_extra_installs_what_the_default_suite_needs() -> None:
+    # A fresh clone's `pip install ".[test]" && pytest` (issue 38): the host cases read numpy arrays
+    # with numpy's own types, so numpy comes with the test extra, not only with the oracle one.
+    uses_numpy = [p.name for p in (ROOT / "tests" / "typecheck").glob("*.yml") if "import numpy" in p.read_text()]
+    assert uses_numpy, "no typecheck case imports numpy any more: drop numpy from the test extra"
+    assert any(dep.split(">")[0].split("=")[0].strip() == "numpy" for dep in PROJECT_EXTRAS["test"]), uses_numpy
 
 
 def test_readme_is_short() -> None:

@@ -14,6 +14,9 @@ import pytest
 
 from mypy_plugin.versions import MYPY_RANGE
 
+# A long run (fresh virtual environments): not in the default `pytest`; `.ci/run` runs it.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL = "import pypto\n\n\n@pypto.frontend.jit\ndef k(x: pypto.Tensor[[8, 64], pypto.DT_FP32]) -> None:\n    y = x.T\n"
 _PROJECT_FILES = ("pyproject.toml", "README.md", "LICENSE", "mypy_plugin", "pypto_stubs")

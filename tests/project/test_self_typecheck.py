@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from mypy import api
+
+# A long run (mypy --strict over the whole plugin: a minute): not in the default `pytest`; `.ci/run` runs it.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -135,7 +135,8 @@ def test_no_import_cycle_in_the_plugin() -> None:
 # at module level or inside functions. ``knowledge`` is what PyPTO does; ``host`` reads host code
 # and ``rewrite`` rewrites source, both with Python's ``ast``; ``bridge`` turns mypy's types into
 # plain values and findings into messages; ``kernel`` walks one kernel's body; ``calls`` follows
-# host calls and helper calls into kernels; ``hooks`` is what mypy calls; then the entry points.
+# host calls and helper calls into kernels; ``insight`` is what tools may read of them (the copies,
+# the tiles); ``hooks`` is what mypy calls; then the entry points (``lsp`` reads ``cli``'s filter).
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"versions", "debug", "ast_fields"}),
     frozenset({"knowledge.codes"}),
@@ -144,14 +145,16 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"errorcodes", "config", "mypy_output", "host", "rewrite", "trace"}),
     frozenset({"bridge"}),
     frozenset({"kernel"}),
+    frozenset({"insight"}),
     frozenset({"calls"}),
     frozenset({"hooks"}),
     frozenset({"main", "guard", "fix", "_dmypy_codes"}),
     frozenset({"cli"}),
+    frozenset({"lsp"}),
     frozenset({"__init__"}),
 )
 TOP_LEVEL_MODULES = frozenset({"__init__", "main", "config", "errorcodes", "debug", "versions", "_dmypy_codes",
-                               "ast_fields", "mypy_output"})
+                               "ast_fields", "mypy_output", "insight"})
 MYPY_FREE = ("knowledge", "host", "trace")
 
 

@@ -70,6 +70,7 @@ class ParamSpec:
     status: bool = False  # has a STATIC / DYNAMIC / DYN dim (those dims are None in ``dims``)
     # Read from a checked type, where a written DT_FP32 and the FP32 default look the same.
     dtype_maybe_default: bool = False
+    dtype_written: bool | None = None  # the annotation writes a dtype (None: not known)
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,9 @@ class KernelSpec:
     tensors: tuple[ParamSpec, ...]
     non_tensors: tuple[str, ...] = ()
     required: frozenset[str] = frozenset()  # non-tensor parameters without a default
+    # ``debug_options={"runtime_debug_mode": 3}`` on the decorator: 0.2.0 compares each call's
+    # tensors with the annotations and raises ValueError (rule: runtime-debug-mode-3-checks-calls).
+    checked: bool = False
 
     @functools.cached_property
     def runtime_shapes(self) -> bool:

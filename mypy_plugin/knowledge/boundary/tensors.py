@@ -53,6 +53,23 @@ _CASTS = (".half()", ".float()", ".bfloat16()", ".double()", ".int()", ".long()"
           ".bool()")
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 11 <= n % 100 <= 13 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+# In the findings on a call that 0.2.0 rejects before it traces the kernel (runtime_debug_mode=3).
+RAISES_AT_CALL = "so 0.2.0 raises ValueError at the call"
+
+
+def _raises(kernel: KernelSpec, p: ParamSpec, what: str) -> str:
+    """What 0.2.0 does with a kernel whose calls it checks (runtime_debug_mode=3): the words of
+    JitCallableWrapper._check_input_defs_match_tensors."""
+    n = next((i for i, q in enumerate(kernel.tensors, 1) if q is p), 0)
+    which = f"{_ordinal(n)} input tensor" if n else "input tensor"
+    return (f'the kernel has runtime_debug_mode=3, {RAISES_AT_CALL} ("The {what} of {which} '
+            f'... does not match the {what} of input tensor definition ...")')
+
+
 def _rank_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc, written: str = "") -> Finding | None:
     if p.dims is None or t.shape is None:
         return None
@@ -60,7 +77,10 @@ def _rank_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc, written: str 
     if got == want or p.open_tail and got >= want:
         return None
     expect = f"at least {want}" if p.open_tail else str(want)
-    if kernel.runtime_shapes:
+    if kernel.checked and (got < want or not (p.status or p.open_tail)):
+        # a status shape (STATIC, DYNAMIC, ...) is compared only for too few dims
+        consequence = _raises(kernel, p, "number of dimensions")
+    elif kernel.runtime_shapes:
         consequence = (f"0.2.0 traces the kernel with the tensor's {got}-D shape, not the annotation's "
                        "(a compile error in a later pass, or a kernel the annotation does not describe)")
     else:
@@ -82,7 +102,9 @@ def _shape_findings(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> list[Fin
     if not bad:
         return []
     diffs = ", ".join(f"dim {i} is {g}, not {d}" for i, d, g in bad)
-    if kernel.runtime_shapes:
+    if kernel.checked:  # int dims are compared, symbols and STATIC/DYNAMIC are not
+        consequence = _raises(kernel, p, "shape")
+    elif kernel.runtime_shapes:
         consequence = ("0.2.0 does not check this: the annotation's size is ignored and the kernel is traced "
                        f"with {fmt_shape(t.shape)} (a kernel the annotation does not describe)")
     else:
@@ -117,22 +139,26 @@ def _dtype_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc, written: str
     if want is None or t.dtype is None or t.dtype in torch_dtypes_for(want):
         return None
     got = t.dtype
-    if p.dtype is None:
+    if p.dtype is None or p.dtype_written is False:
         how = "by default (no dtype written, static shape)"
     else:
-        how = "annotated (or the default of a static shape)" if p.dtype_maybe_default else "annotated"
+        how = "annotated (or the default of a static shape)" if p.dtype_maybe_default and not p.dtype_written else "annotated"
     size = nbytes(want)
+    torch_names = " or ".join(torch_dtypes_for(want)) or "(no torch dtype)"
+    fix = f"pass {_uncast(written) or p.name}.to({torch_names.split(' or ')[0]}), or annotate the dtype the tensor has"
+    if kernel.checked and p.dtype_written:  # a dtype the annotation does not write is not compared
+        return Finding(CALL_DTYPE, f"{where(kernel, p.name)}: {want} {how}, got a {got} tensor; "
+                                   f"{_raises(kernel, p, 'dtype')}", fix)
     if t.itemsize is not None and size is not None and t.itemsize < size:
         consequence = (f"the {t.itemsize}-byte elements are read as {size}-byte {want}: out-of-bounds access, "
                        "heap corruption (the process can die with SIGABRT at exit)")
     else:
         consequence = f"the bytes are read as {want} (silent wrong data)"
-    torch_names = " or ".join(torch_dtypes_for(want)) or "(no torch dtype)"
-    return Finding(
-        CALL_DTYPE,
-        f"{where(kernel, p.name)}: {want} {how}, got a {got} tensor; 0.2.0 does not check this: {consequence}",
-        f"pass {_uncast(written) or p.name}.to({torch_names.split(' or ')[0]}), or annotate the dtype the tensor has",
-    )
+    said = f"0.2.0 does not check this: {consequence}"
+    if kernel.checked and p.dtype_written is None:  # DT_FP32 written, or the default: not known here
+        said = (f"the kernel has runtime_debug_mode=3: 0.2.0 raises ValueError at the call if the annotation writes "
+                f"the dtype, else {consequence}")
+    return Finding(CALL_DTYPE, f"{where(kernel, p.name)}: {want} {how}, got a {got} tensor; {said}", fix)
 
 
 def breaks_annotation(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> bool:

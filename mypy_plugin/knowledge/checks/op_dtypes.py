@@ -18,6 +18,7 @@ from ..codes.op_codes import OP_DTYPE
 from ..dtypes import DTYPES
 from ..findings import Finding
 from ..op_call import Call
+from ..values import Result, TensorVal
 
 _ERRCODE: Final = re.compile(r"Errcode: (\w+)! (.*?), func \w+")
 _FLOATS: Final = ("DT_FP32", "DT_FP16", "DT_BF16")
@@ -84,3 +85,12 @@ def _fixed(c: Call, n: int, target: str) -> str:
     if c.label.startswith("Tensor."):
         return f"{args[0]}.{c.label[len('Tensor.'):]}({', '.join(args[1:])})"
     return f"{c.label}({', '.join(args)})"
+
+
+def without_dtype(result: Result) -> Result:
+    """The result of an op 0.2.0 does not build on its operands' dtype: shape kept, dtype unknown."""
+    if isinstance(result, TensorVal):
+        return TensorVal(result.shape, None)
+    if isinstance(result, tuple):
+        return tuple(TensorVal(r.shape, None) if isinstance(r, TensorVal) else r for r in result)
+    return result

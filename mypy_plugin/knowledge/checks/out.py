@@ -1,8 +1,11 @@
-"""Writes into outputs: ``out[:] = t`` and ``out.move(t)`` are a plain move and ``out[a:b, ...] = t``
-an assemble; 0.2.0 checks neither shape nor dtype (rule: write-unchecked). A key mixing int indices and
-slices (``out[i] = row``, ``out[i, :] = row``) first reshapes the value, putting a 1 at each int
-position; that reshape asserts that the value has one dim per slice, so a ``[1, 64]`` row written
-through ``out[i]`` fails at trace time while a ``[64]`` row is assembled (the regression kernels
+"""Writes into outputs: ``out[:] = t`` (every key an empty slice) and ``out.move(t)`` are a plain
+move, anything else (``out[a:b, ...] = t``, ``out[...] = t``) an assemble; 0.2.0 checks neither the
+dtype nor, in a move, the shape (rule: write-unchecked). An assemble needs a value of the
+destination's rank: ``CHECK FAILED ... Assemble: src and dest requires same shape`` at trace time
+(rule: assemble-rank; its dims are not compared). A key mixing int indices and slices
+(``out[i] = row``, ``out[i, :] = row``) first reshapes the value, putting a 1 at each int position;
+that reshape asserts that the value has one dim per slice, so a ``[1, 64]`` row written through
+``out[i]`` fails at trace time while a ``[64]`` row is assembled (the regression kernels
 ``out_row_*`` were run through the compiler)."""
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ _SILENT = "PyPTO 0.2.0 does not check this: the kernel compiles and writes wrong
 
 
 def is_whole(keys: Sequence[object]) -> bool:
-    """``[:]``, ``[...]`` or ``[:, :]``: the write replaces the whole tensor (a move)."""
-    return bool(keys) and all(k is Ellipsis or (isinstance(k, slice) and k.start is None and k.stop is None) for k in keys)
+    """``[:]`` or ``[:, :]``: the write replaces the whole tensor (a move). ``[...]`` is an
+    assemble (``Tensor._is_empty_slice``: probed, it neither empties the value nor skips the rank
+    check)."""
+    return bool(keys) and all(isinstance(k, slice) and k.start is None and k.stop is None for k in keys)
 
 
 def _provably_different(a: Shape, b: Shape) -> bool:
@@ -60,6 +65,7 @@ class Write:
     keys: Sequence[object] | None
     value: TensorVal
     target: str
+    value_text: str | None = None  # the value as written (the notes quote it), when it can be spelled
 
     @property
     def whole(self) -> bool:
@@ -72,7 +78,9 @@ class Write:
     @property
     def region_text(self) -> str:
         shape = fmt_shape(self.dest.shape)
-        return f"{self.target} {shape}" if self.whole else f"the region {fmt_shape(self.region)} of {self.target} {shape}"
+        if self.whole or self.keys is not None and all(k is Ellipsis for k in self.keys):
+            return f"{self.target} {shape}"
+        return f"the region {fmt_shape(self.region)} of {self.target} {shape}"
 
     @property
     def int_keys(self) -> int:
@@ -106,8 +114,30 @@ def write_rank(w: Write) -> Finding | None:
     )
 
 
+def _assemble_rank_differs(w: Write) -> bool:
+    """An assemble through slices only (no int index: write_rank's reshape) of a value whose rank
+    is not the destination's (rule: assemble-rank)."""
+    dest, value = w.dest.shape, w.value.shape
+    return (not w.whole and w.keys is not None and not w.int_keys and dest is not None and value is not None
+            and len(value) != len(dest))
+
+
+def write_assemble_rank(w: Write) -> Finding | None:
+    if not _assemble_rank_differs(w):
+        return None
+    dest, value = w.dest.shape, w.value.shape
+    assert dest is not None and value is not None
+    return Finding(
+        OUT_SHAPE,
+        f"writes a {fmt_shape(value)} result into {w.region_text}: an assemble needs a value of the "
+        f"destination's rank ({len(dest)}), and 0.2.0 fails at trace time (CHECK FAILED: Assemble: src and dest "
+        "requires same shape)",
+        _shape_fix(w.region, value, w.target, w.whole),
+    )
+
+
 def write_shape(w: Write) -> Finding | None:
-    if w.misses_a_dim_per_slice or not _provably_different(w.region, w.value.shape):
+    if w.misses_a_dim_per_slice or _assemble_rank_differs(w) or not _provably_different(w.region, w.value.shape):
         return None  # a rank failure at trace time comes first
     return Finding(
         OUT_SHAPE,
@@ -123,12 +153,13 @@ def write_dtype(w: Write) -> Finding | None:
     return Finding(
         OUT_DTYPE,
         f"writes a {value} result into {w.target}, which is {dest}; {_SILENT}",
-        f"cast it first: pypto.cast(result, pypto.{dest})",
+        f"cast it first: pypto.cast({w.value_text or '<the value>'}, pypto.{dest})",
     )
 
 
 # The registry of output-write checks, in the order they are reported.
-WRITE_CHECKS: Final[tuple[Callable[[Write], "Finding | None"], ...]] = (write_rank, write_shape, write_dtype)
+WRITE_CHECKS: Final[tuple[Callable[[Write], "Finding | None"], ...]] = (
+    write_rank, write_assemble_rank, write_shape, write_dtype)
 
 
 def check_write(w: Write) -> list[Finding]:

@@ -14,7 +14,7 @@ from typing import Final
 from ..op_call import UNKNOWN_TILES as UNKNOWN_TILES
 from ..op_call import Call as Call
 from ..op_call import Env as Env
-from ..codes.op_codes import DYNAMIC_DIM, NOT_CONCRETE
+from ..codes.op_codes import DYNAMIC_DIM, NOT_CONCRETE, OP_DTYPE
 from ..findings import Finding
 from ..ops import Op, OpKind, Result, TileRegime
 from . import dynamic as dyn
@@ -68,6 +68,10 @@ def recovered(problems: list[Finding], result: Result) -> Result:
     """The op's result after its checks: what a later op may still be checked with."""
     if any(p.code in (DYNAMIC_DIM, NOT_CONCRETE) for p in problems):
         return dyn.without_dynamic_dims(result)
+    if any(p.code is OP_DTYPE for p in problems):
+        # Never built on that dtype: the fix (a cast before it) decides the result's dtype, so a
+        # write of it into an output of another dtype is not a second root cause.
+        return od.without_dtype(result)
     return result
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .. import dtypes
+from .. import dtypes, no_tile
 from ..op_call import Call
 from ..codes.op_codes import REDUCE_ALIGN, RESHAPE_ALIGN, TILE_MISSING, TILE_RANK
 from ..findings import Finding
@@ -19,6 +19,9 @@ from ..tiles import NOT_SET, fmt_vec
 from ..values import TensorVal
 
 _TWO_BYTE_FLOATS: Final = frozenset({"DT_FP16", "DT_BF16"})
+# Root causes (Finding.cause): one set_vec_tile_shapes / set_cube_tile_shapes call fixes every op after it.
+NO_VEC_TILE: Final = "no vec tile"
+NO_CUBE_TILE: Final = "no cube tile"
 
 
 def _nearest_multiple(value: int, step: int) -> int:
@@ -82,18 +85,28 @@ def reduce_align(c: Call) -> Finding | None:
 _SET_VEC_NOTE: Final = "call pypto.set_vec_tile_shapes(...) earlier in the kernel, one entry per dim of the output"
 
 
+def _first_tensor(c: Call) -> TensorVal | None:
+    for key, pos in (("input", 0), ("other", 1)):
+        t = c.args.tensor(key, pos)
+        if isinstance(t, TensorVal):
+            return t
+    return None
+
+
 def vec_tile_missing(c: Call) -> Finding | None:
-    """F21004 "op [ADD]tile shape not set" (rule: vec-tile-required; EXP, MULS, CAST, REGISTER_COPY likewise)."""
-    label, a, env = c.label, c.args, c.env
-    if env.vec is not NOT_SET:
+    """F21004 "op [ADD]tile shape not set" (rule: vec-tile-required; what each op does with no
+    tile is the probed table of no_tile.py: an identity cast and unary + compile)."""
+    if c.env.vec is not NOT_SET:
         return None
-    if not any(isinstance(a.tensor(k, i), TensorVal) for k, i in (("input", 0), ("other", 1))):
+    x = _first_tensor(c)
+    if x is None:
         return None
-    return Finding(
-        TILE_MISSING,
-        f"{label} runs with no vec tile set in this kernel; the compiler raises F21004 (tile shape not set)",
-        _SET_VEC_NOTE,
-    )
+    result = c.result.dtype if isinstance(c.result, TensorVal) else None
+    reaction = no_tile.reaction(c.row, x.dtype, result)
+    if reaction is None:
+        return None
+    return Finding(TILE_MISSING, f"{c.label} runs with no vec tile set in this kernel; {reaction}", _SET_VEC_NOTE,
+                   cause=NO_VEC_TILE)
 
 
 def _copies(c: Call, x: TensorVal) -> bool | None:
@@ -152,19 +165,17 @@ def reshape_tile_missing(c: Call) -> Finding | None:
 
 def reduce_tile_missing(c: Call) -> Finding | None:
     """A reduction with no vec tile reads past an empty tile list: SIGSEGV, no message
-    (rule: reduce-without-tile-crashes). One that reduces a 2-byte float in FP32 first casts it,
-    and the CAST fails first: F21004 (softmax, var, prod, rms_norm on FP16/BF16, probed)."""
-    label, a, env = c.label, c.args, c.env
-    x = a.tensor("input", 0)
-    if env.vec is not NOT_SET or x is None:
+    (rule: reduce-without-tile-crashes). One that first casts its input fails on that CAST with
+    F21004 (softmax, prod on FP16/BF16), var and rms_norm on FP32 on their first vector op: the
+    probed table of no_tile.py says which, by dtype."""
+    x = c.args.tensor("input", 0)
+    if c.env.vec is not NOT_SET or x is None:
         return None
-    widens = c.row.reduce.widens_to if c.row.reduce is not None else None
-    if widens is not None and x.dtype in _TWO_BYTE_FLOATS:
-        reaction = (f"its {x.dtype} input is first cast to {widens}, and the compiler raises F21004 "
-                    "(op [CAST]tile shape not set)")
-    else:
-        reaction = "PyPTO 0.2.0 crashes with SIGSEGV and no message"
-    return Finding(TILE_MISSING, f"{label} runs with no vec tile set in this kernel; {reaction}", _SET_VEC_NOTE)
+    reaction = no_tile.reaction(c.row, x.dtype)
+    if reaction is None:
+        return None
+    return Finding(TILE_MISSING, f"{c.label} runs with no vec tile set in this kernel; {reaction}", _SET_VEC_NOTE,
+                   cause=NO_VEC_TILE)
 
 
 def cube_tile_missing(c: Call) -> Finding | None:
@@ -176,6 +187,7 @@ def cube_tile_missing(c: Call) -> Finding | None:
         TILE_MISSING,
         f"{label} runs with no cube tile set in this kernel; the compiler raises FC4000 (Invalid tile values: kL0=0 ...)",
         "call pypto.set_cube_tile_shapes([mL0, mL1], [kL0, kL1], [nL0, nL1]) before the matmul",
+        cause=NO_CUBE_TILE,
     )
 
 

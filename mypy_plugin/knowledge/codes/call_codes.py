@@ -12,10 +12,12 @@ CALL_SHAPE: Final = Code(
     catches="A kernel call whose torch tensor has a dim that differs from a static annotation dim.",
     compiler=(
         "Nothing: it compiles the kernel for the annotation's shape over the tensor's buffer (wrong "
-        "data), or ignores the annotation for a []/STATIC/DYNAMIC kernel."
+        "data), or ignores the annotation for a []/STATIC/DYNAMIC kernel; with runtime_debug_mode=3, "
+        "ValueError at the call."
     ),
     bad="mm(torch.randn(16, 32), w, out)     # a: pypto.Tensor([16, 64], pypto.DT_FP32)",
     fixed="mm(torch.randn(16, 64), w, out)",
+    rules=("runtime-debug-mode-3-checks-calls",),
 )
 
 CALL_DTYPE: Final = Code(
@@ -27,19 +29,22 @@ CALL_DTYPE: Final = Code(
     ),
     compiler=(
         "Nothing: it reads the bytes as the annotated dtype (out of bounds when the torch element is "
-        "smaller)."
+        "smaller); with runtime_debug_mode=3 and a dtype the annotation writes, ValueError at the call."
     ),
     bad="k(x.half())     # x: pypto.Tensor([8, 64])  (FP32 by default)",
     fixed="k(x.float())",
+    rules=("runtime-debug-mode-3-checks-calls",),
 )
 
 CALL_RANK: Final = Code(
     "pypto-call-rank",
     summary="A kernel call whose tensor rank differs from the annotation",
     catches="A kernel call whose torch tensor has another number of dims than the annotation.",
-    compiler="Nothing for a static kernel (wrong data); a []/DYNAMIC kernel is traced with the tensor's rank.",
+    compiler=("Nothing for a static kernel (wrong data); a []/DYNAMIC kernel is traced with the tensor's rank; "
+              "with runtime_debug_mode=3, ValueError at the call."),
     bad="k(x[0])     # x: torch [8, 64], annotation [8, 64]",
     fixed="k(x)",
+    rules=("runtime-debug-mode-3-checks-calls",),
 )
 
 CALL_SYMBOL: Final = Code(

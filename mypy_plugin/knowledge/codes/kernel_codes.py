@@ -8,26 +8,36 @@ from .table import Code
 
 KERNEL_SCOPE: Final = Code(
     "pypto-kernel-scope",
-    summary="A name read inside a lambda or comprehension of a jit kernel, which cannot see it",
+    summary="A name a jit kernel reads where the frontend cannot see it",
     catches=(
         "A lambda, a generator expression or (before Python 3.12) a list/set/dict comprehension in a jit "
         "kernel that reads a kernel parameter, local or module name: the frontend evaluates kernel code "
-        "with empty globals, so a nested scope sees only builtins and its own names."
+        "with empty globals, so a nested scope sees only builtins and its own names. And a bare "
+        "@pypto.frontend.jit kernel defined in a function whose annotations read a variable of that function "
+        "the body does not use: the frontend evaluates the annotations again without it."
     ),
     compiler="NameError: name 'a' is not defined, at trace time.",
-    bad="parts = [a * float(i) for i in range(2)]\nout[:] = (lambda x: x * a)(b)",
-    fixed="parts = [x * 2.0 for x in (a, b)]\nout[:] = (lambda x, a=a: x * a)(b)",
-    rules=("kernel-nested-scope",),
+    bad=("parts = [a * float(i) for i in range(2)]\nout[:] = (lambda x: x * a)(b)\n"
+         "@pypto.frontend.jit          # in make(rows); rows only in the annotations"),
+    fixed=("parts = [x * 2.0 for x in (a, b)]\nout[:] = (lambda x, a=a: x * a)(b)\n"
+           "@pypto.frontend.jit()"),
+    rules=("kernel-nested-scope", "jit-annotation-names"),
 )
 
 JIT_KEYWORD: Final = Code(
     "pypto-jit-keyword",
-    summary="A pypto.frontend.jit keyword that PyPTO 0.2.0 does not have",
-    catches="A pypto.frontend.jit(...) keyword that 0.2.0's jit does not take (new_ir=..., from a newer PyPTO).",
-    compiler="TypeError: jit() got an unexpected keyword argument 'new_ir', when the module is imported.",
-    bad="@pypto.frontend.jit(new_ir=True)",
-    fixed="@pypto.frontend.jit()",
-    rules=("jit-keywords",),
+    summary="A pypto.frontend.jit keyword or runtime option that PyPTO 0.2.0 does not have",
+    catches=(
+        "A pypto.frontend.jit(...) keyword that 0.2.0's jit does not take (new_ir=..., from a newer PyPTO), and a "
+        "key of its runtime_options dict that 0.2.0 does not have (launch_sched_aicpu_num)."
+    ),
+    compiler=(
+        "TypeError: jit() got an unexpected keyword argument 'new_ir', when the module is imported; IndexError: "
+        "map::at for a runtime option, at the kernel's first call."
+    ),
+    bad='@pypto.frontend.jit(new_ir=True)\n@pypto.frontend.jit(runtime_options={"launch_sched_aicpu_num": 4})',
+    fixed="@pypto.frontend.jit()\n@pypto.frontend.jit()",
+    rules=("jit-keywords", "jit-runtime-options"),
 )
 
 USE_AFTER_MOVE: Final = Code(
@@ -46,12 +56,13 @@ KERNEL_SIGNATURE: Final = Code(
     catches=(
         "A jit kernel definition the frontend rejects: a return, a return annotation (even -> None), a "
         "tensor parameter after a non-tensor one, from __future__ import annotations, a def inside the "
-        "kernel."
+        "kernel, a shape written as a tuple holding DYNAMIC, DYN, STATIC or ... (a list works)."
     ),
-    compiler="'ValueError: Return statements are not allowed' and friends.",
+    compiler="'ValueError: Return statements are not allowed' and friends; ValueError: Invalid value type on import.",
     bad="@pypto.frontend.jit\ndef k(cfg, a: pypto.Tensor([8, 16], pypto.DT_FP32)) -> None:\n    ...",
     fixed="@pypto.frontend.jit\ndef k(a: pypto.Tensor([8, 16], pypto.DT_FP32), cfg=None):\n    ...",
-    rules=("kernel-no-return", "kernel-tensor-params-first", "kernel-no-future-annotations", "kernel-no-nested-def"),
+    rules=("kernel-no-return", "kernel-tensor-params-first", "kernel-no-future-annotations", "kernel-no-nested-def",
+           "annotation-tuple-status"),
 )
 
 KERNEL_WHILE: Final = Code(

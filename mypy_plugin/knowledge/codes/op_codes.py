@@ -90,7 +90,8 @@ TILE_MISSING: Final = Code(
         "A vector op with no vec tile set before it in the kernel, a reduction with none, a matmul with "
         "no cube tile."
     ),
-    compiler="F21004 'tile shape not set', SIGSEGV for a reduction, FC4000 for a matmul.",
+    compiler=("F21004 'op [X]tile shape not set' for most ops, SIGSEGV for sum/amax/amin (and softmax, prod on "
+              "FP32), FC4000 for a matmul; the first op without its tile fails."),
     bad="out[:] = a + a                     # first line of the kernel",
     fixed="pypto.set_vec_tile_shapes(8, 16)\nout[:] = a + a",
     rules=("vec-tile-required", "reshape-copy-needs-tile", "reduce-without-tile-crashes", "cube-tile-required", "helper-runs-in-the-trace"),
@@ -173,10 +174,11 @@ OUT_SHAPE: Final = Code(
     "pypto-out-shape",
     summary="A result written into an output of another shape",
     catches="out[:] = x, out.move(x), out[a:b, ...] = x where x does not have the destination's shape.",
-    compiler="Compiles it and writes wrong data: nothing is reported.",
+    compiler=("A move compiles it and writes wrong data; an assemble (out[a:b, ...] = x, out[...] = x) of "
+              "another rank fails at trace time (CHECK FAILED ... Assemble)."),
     bad="o3[:] = a.sum(-1)                  # o3: [8, 1]",
     fixed="o3[:] = a.sum(-1, keepdim=True)",
-    rules=("write-unchecked",),
+    rules=("write-unchecked", "assemble-rank"),
 )
 
 OUT_DTYPE: Final = Code(

@@ -1,0 +1,116 @@
+"""A bare ``@pypto.frontend.jit`` on a kernel defined in a function (rule: jit-annotation-names).
+
+The 0.2.0 frontend evaluates a kernel's annotations again when it traces the kernel, with the
+kernel's globals and the variables its closure captured. Python captures a variable of the
+enclosing function only when the body reads it: a factory's ``rows`` that only the annotations
+read (``x: pypto.Tensor([rows, 64], ...)``) is in neither, and the first call raises
+``NameError: name 'rows' is not defined`` (probed). ``@pypto.frontend.jit()`` -- called, with or
+without options -- captures the enclosing frame's variables and compiles.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from mypy.nodes import (
+    AssignmentExpr,
+    AssignmentStmt,
+    CallExpr,
+    Decorator,
+    ForStmt,
+    FuncDef,
+    MypyFile,
+    NameExpr,
+    RefExpr,
+    ListExpr,
+    StarExpr,
+    TupleExpr,
+    WithStmt,
+)
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import RawExpressionType, Type, TypeList, UnboundType
+
+from ..bridge.diagnostics import report
+from ..knowledge.codes import kernel_codes as codes
+from ..knowledge.findings import Finding
+from ..knowledge.frontend import KERNEL_DECORATORS
+from ..rewrite.transform import EXPR_PREFIX
+from .body_walk import expressions, statements
+
+
+def _bare_jit(dec: Decorator) -> bool:
+    return any(isinstance(d, RefExpr) and not isinstance(d, CallExpr) and d.fullname in KERNEL_DECORATORS
+               for d in dec.original_decorators)
+
+
+def _names_in(t: Type, out: set[str]) -> None:
+    """The names an annotation reads as written (after the source rewrite: dims kept as text too)."""
+    if isinstance(t, UnboundType):
+        out.add(t.name.split(".", 1)[0])
+        for a in t.args:
+            _names_in(a, out)
+    elif isinstance(t, TypeList):
+        for item in t.items:
+            _names_in(item, out)
+    elif isinstance(t, RawExpressionType) and isinstance(t.literal_value, str) and t.literal_value.startswith(EXPR_PREFIX):
+        try:
+            tree = ast.parse(t.literal_value[len(EXPR_PREFIX):], mode="eval")
+        except SyntaxError:
+            return
+        out.update(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
+
+
+def _bound_in(func: FuncDef) -> set[str]:
+    """The enclosing function's parameters and the names its own statements bind."""
+    out = {a.variable.name for a in func.arguments}
+    for s in statements(func.body.body):
+        targets = []
+        if isinstance(s, AssignmentStmt):
+            targets.extend(s.lvalues)
+        elif isinstance(s, ForStmt):
+            targets.append(s.index)
+        elif isinstance(s, WithStmt):
+            targets.extend(t for t in s.target if t is not None)
+        targets.extend(w.target for w in expressions(s) if isinstance(w, AssignmentExpr))
+        while targets:
+            t = targets.pop()
+            if isinstance(t, NameExpr):
+                out.add(t.name)
+            elif isinstance(t, (TupleExpr, ListExpr)):
+                targets.extend(t.items)
+            elif isinstance(t, StarExpr):
+                targets.append(t.expr)
+    return out
+
+
+def _read_in(func: FuncDef) -> set[str]:
+    """Every name the kernel's body reads, nested scopes included (what its closure captures)."""
+    return {e.name for s in statements(func.body.body) for e in expressions(s) if isinstance(e, NameExpr)}
+
+
+def check_annotation_names(api: CheckerPluginInterface, dec: Decorator) -> None:
+    if not _bare_jit(dec):
+        return
+    scope = getattr(api, "scope", None)
+    enclosing = scope.current_function() if scope is not None else None
+    sig = dec.func.unanalyzed_type
+    module = getattr(api, "tree", None)
+    if not isinstance(enclosing, FuncDef) or sig is None or not hasattr(sig, "arg_types"):
+        return
+    read: set[str] = set()
+    for t in sig.arg_types:
+        _names_in(t, read)
+    candidates = read & _bound_in(enclosing)
+    if not candidates:
+        return
+    # a module global of the same name is what the frontend finds instead: no NameError
+    missing = sorted(n for n in candidates - _read_in(dec.func) if not (isinstance(module, MypyFile) and n in module.names))
+    for name in missing:
+        report(api, Finding(
+            codes.KERNEL_SCOPE,
+            f'jit kernel "{dec.func.name}": its annotations read "{name}", a variable of the enclosing function '
+            f'"{enclosing.name}" that the kernel body does not use; with a bare @pypto.frontend.jit the frontend '
+            f"cannot see it when it evaluates the annotations again at the first call (NameError: name '{name}' "
+            "is not defined)",
+            "decorate with @pypto.frontend.jit() (called, it captures the enclosing function's variables)",
+        ), dec.func)

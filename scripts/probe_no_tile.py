@@ -1,0 +1,188 @@
+"""Probe what the real PyPTO 0.2.0 compiler (SIM mode) does with each op of the op table that has a
+tile regime when the kernel sets no vec tile, and regenerate ``mypy_plugin/knowledge/no_tile_data.py``,
+the table the ``pypto-tile-missing`` message reads (docs/rules.md, rules: vec-tile-required,
+reduce-without-tile-crashes).
+
+Each (op, dtype) is one kernel: its tensor inputs of that dtype, shape [8, 64], no
+``set_vec_tile_shapes`` call, the op's result written into an output. The verdict is the
+compiler's first error (``F21004 op [CAST]tile shape not set``), a crash (``SIGSEGV``), ``OK``
+(the op compiles without a tile: the check must stay silent there), or another error (recorded
+with its text, and the checker says only that the compiler fails). Takes 5 to 15 minutes.
+
+    python scripts/probe_no_tile.py [--ops sum,softmax [--merge]] [--dtypes DT_FP32,DT_FP16] [--print-only]
+
+Needs pypto 0.2.0 and torch (the oracle's runner compiles each kernel in a forked compile server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from mypy_plugin.knowledge.ops import OPS  # noqa: E402
+from tests.oracle.runner import compile_file  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from probe_op_dtypes import DTYPES, OPERATORS, SAME_AS, SPECIAL  # noqa: E402
+
+OUT = os.path.join(ROOT, "mypy_plugin", "knowledge", "no_tile_data.py")
+REGIMES = ("vec", "reduce", "copy", "transpose")
+DEFAULT_DTYPES = ("DT_FP32", "DT_FP16", "DT_BF16", "DT_INT32")
+REDUCED = {"sum", "amax", "amin", "prod", "var"}
+# calls the dtype probe does not make (its kinds are elementwise, compare, unary, reduction)
+MORE: dict[str, str] = {
+    "cast": "pypto.cast(a, pypto.DT_FP32)", "reshape": "pypto.reshape(a, [64, 8])",
+    "view": "pypto.view(a, [4, 64], [0, 0])", "transpose": "pypto.transpose(a, 0, 1)",
+    "where": "pypto.where(c, a, b)", "clone": "pypto.clone(a)", "prelu": "pypto.prelu(a, w)",
+    "lrelu": "pypto.lrelu(a)", "__pos__": "+a", "fill_": "a.fill_(1.0)", "triu_": "a.triu_(0)",
+    "tril_": "a.tril_(0)", "cumsum": "pypto.cumsum(a, 0)",
+}
+OUT_SHAPES = {"reshape": "[64, 8]", "view": "[4, 64]", "transpose": "[64, 8]"}
+F21004 = re.compile(r"F21004!?\s*(?:op\s*)?\[?(\w*)\]?\s*tile shape not set|op \[(\w+)\]tile shape not set")
+BOOL_RESULT = {"compare"}
+
+
+def expression(op: str) -> str:
+    if op in MORE:
+        return MORE[op]
+    if op in OPERATORS:
+        return OPERATORS[op]
+    if op in SPECIAL:
+        return SPECIAL[op]
+    if OPS[op].kind in ("elementwise", "compare"):
+        return f"pypto.{op}(a, b)"
+    return f"pypto.{op}(a)"
+
+
+def kernel(op: str, dt: str) -> str:
+    row = OPS[op]
+    out_shape = "[8, 1]" if op in REDUCED else OUT_SHAPES.get(op, "[8, 64]")
+    out_dt = "DT_BOOL" if row.kind in BOOL_RESULT or op in ("signbit", "isfinite", "logical_not") else (
+        "DT_FP32" if op == "cast" else dt)
+    tdt, out_tdt = DTYPES[dt], DTYPES[out_dt]
+    expr = expression(op)
+    if op in ("fill_", "triu_", "tril_"):
+        body = f"    {expr}\n    out[:] = a"
+    else:
+        body = f"    out[:] = {expr}"
+    return f"""import pypto
+import torch
+
+
+@pypto.frontend.jit(runtime_options={{"run_mode": pypto.RunMode.SIM}})
+def k(a: pypto.Tensor([8, 64], pypto.{dt}), b: pypto.Tensor([8, 64], pypto.{dt}),
+      c: pypto.Tensor([8, 64], pypto.DT_BOOL), w: pypto.Tensor([64], pypto.{dt}),
+      out: pypto.Tensor({out_shape}, pypto.{out_dt})):
+{body}
+
+
+def run() -> None:
+    a = torch.ones(8, 64, dtype={tdt})
+    k(a, a.clone(), torch.ones(8, 64, dtype=torch.bool), torch.ones(64, dtype={tdt}),
+      torch.zeros({out_shape[1:-1]}, dtype={out_tdt}))
+"""
+
+
+def verdict(v: object) -> tuple[str, str]:
+    """("OK" | "F21004" | "SIGSEGV" | "other", the compiler's words)."""
+    status, text = getattr(v, "status"), getattr(v, "text")
+    if status == "OK":
+        return "OK", ""
+    first = text.splitlines()[0][:200] if text else status
+    m = F21004.search(text)
+    if m:
+        return "F21004", f"op [{m.group(1) or m.group(2)}]tile shape not set"
+    if "SIGSEGV" in text or status == "CRASH":
+        return "SIGSEGV", first
+    return "other", first
+
+
+def probe(ops: list[str], dtypes: list[str], workdir: str) -> dict[str, dict[str, tuple[str, str]]]:
+    table: dict[str, dict[str, tuple[str, str]]] = {}
+    for op in ops:
+        row = table.setdefault(op, {})
+        for dt in dtypes:
+            path = os.path.join(workdir, f"{op.strip('_')}_{dt}.py")
+            with open(path, "w") as f:
+                f.write(kernel(op, dt))
+            row[dt] = verdict(compile_file(path, os.path.join(workdir, "run")))
+            print(f"{op:22} {dt:9} {row[dt][0]:7} {row[dt][1]}", flush=True)
+    return table
+
+
+def render(table: dict[str, dict[str, tuple[str, str]]], dtypes: list[str]) -> str:
+    lines = [
+        '"""Generated by scripts/probe_no_tile.py from PyPTO 0.2.0 (SIM mode): do not edit by hand.',
+        "",
+        "What 0.2.0 does with each op that has a tile regime when the kernel sets no vec tile: per op",
+        "and input dtype, (verdict, the compiler's words); verdict ``F21004`` (tile shape not set, with the",
+        "op the compiler names), ``SIGSEGV`` (a crash, no message), ``OK`` (compiles without a tile) or",
+        "``other`` (another error first). Read by the ``pypto-tile-missing`` check (rule: vec-tile-required).",
+        "The kernels compiled are the script's (``kernel()``: [8, 64] inputs of the dtype, no tile).",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from typing import Final",
+        "",
+        f"PROBED: Final[tuple[str, ...]] = {tuple(dtypes)!r}",
+        "",
+        "NO_TILE: Final[dict[str, dict[str, tuple[str, str]]]] = {",
+    ]
+    for op, row in table.items():
+        by_verdict: dict[tuple[str, str], list[str]] = {}
+        for dt, v in row.items():
+            by_verdict.setdefault(v, []).append(dt)
+        parts = [f"dict.fromkeys({dts!r}, {v!r})" for v, dts in by_verdict.items()]
+        joined = parts[0] if len(parts) == 1 else "{" + ", ".join("**" + p for p in parts) + "}"
+        lines.append(f"    {op!r}: {joined},")
+    lines += ["}", ""]
+    for dunder, base in SAME_AS.items():
+        if base in table:
+            lines.append(f"NO_TILE[{dunder!r}] = NO_TILE[{base!r}]")
+    return "\n".join(lines) + "\n"
+
+
+def recorded(ops: list[str]) -> dict[str, dict[str, tuple[str, str]]]:
+    from mypy_plugin.knowledge import no_tile_data as old
+
+    return {op: dict(old.NO_TILE[op]) for op in ops if op in old.NO_TILE}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ops", help="comma-separated op names (default: every row with a vec, reduce, copy or "
+                                  "transpose tile regime)")
+    ap.add_argument("--dtypes", help="comma-separated pypto dtypes (default: " + ",".join(DEFAULT_DTYPES) + ")")
+    ap.add_argument("--merge", action="store_true", help="keep the current rows of the ops not in --ops")
+    ap.add_argument("--print-only", action="store_true", help="do not rewrite " + os.path.relpath(OUT, ROOT))
+    ap.add_argument("--render-only", action="store_true", help="rewrite the table from its current rows, no probe")
+    ns = ap.parse_args()
+    every = [name for name, op in OPS.items() if op.tile in REGIMES and name not in SAME_AS]
+    if ns.render_only:
+        from mypy_plugin.knowledge import no_tile_data as old
+
+        with open(OUT, "w") as f:
+            f.write(render(recorded(every), list(old.PROBED)))
+        return
+    ops = ns.ops.split(",") if ns.ops else every
+    dtypes = ns.dtypes.split(",") if ns.dtypes else list(DEFAULT_DTYPES)
+    with tempfile.TemporaryDirectory(prefix="probe_no_tile_") as work:
+        table = probe(ops, dtypes, work)
+    if ns.merge:
+        kept = recorded([op for op in every if op not in table])
+        table = {op: table[op] if op in table else kept[op] for op in every if op in table or op in kept}
+    if not ns.print_only:
+        with open(OUT, "w") as f:
+            f.write(render(table, dtypes))
+        print(f"wrote {os.path.relpath(OUT, ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
