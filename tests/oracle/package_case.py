@@ -191,7 +191,8 @@ class PackageCase(Case):
         imp, prefix = import_lines(self.pkg, "kernel", [self.name], style)
         if style == "reexport":
             exports.setdefault("kernel", []).append(self.name)
-        body = [re.sub(rf"(?<![\w.]){self.name}\(", prefix + self.name + "(", h) for h in self.host]
+        # every reference to the kernel, a call or a value (dict_kernel: {'j': k, 'k': k}), not a key
+        body = [re.sub(rf"(?<![\w.'\"]){self.name}(?![\w'\"])", prefix + self.name, h) for h in self.host]
         lines = ["import torch", *imp, "", "", "def run() -> None:"]
         self.call_line = loc("host.py", len(lines) + 1 + (self.call_index % len(body)))
         lines += ["    " + b for b in body]
