@@ -45,6 +45,10 @@ def value_of(t: Type | None, e: Expression | None = None, lookup: Lookup | None 
         if dtype is not None:
             return DType(dtype)
         name = p.type.fullname
+        if name == "builtins.int" and e is not None:  # a method's call has no tile-pass values: ``a.dim``
+            n = _int(e, lookup)
+            if n is not None:
+                return n
         if name == "builtins.list" and e is not None:
             items = _int_list(e, lookup)
             known = [i for i in items if i is not None] if items is not None else []

@@ -98,6 +98,6 @@ def _kernel_call(src: str) -> str:
     assert m is not None
     args = []
     for shape, dtype in re.findall(r"pypto\.Tensor\(\[([\d, ]+)\], pypto\.DT_(\w+)\)", m.group(2)):
-        torch_dtype = {"FP32": "float32", "FP16": "float16", "BF16": "bfloat16"}[dtype]
+        torch_dtype = {"FP32": "float32", "FP16": "float16", "BF16": "bfloat16", "INT32": "int32"}[dtype]
         args.append(f"torch.ones({shape}, dtype=torch.{torch_dtype})")
     return f"import torch\nimport main\nmain.{m.group(1)}({', '.join(args)})\n"
