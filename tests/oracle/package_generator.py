@@ -37,9 +37,10 @@ TENSORS = ("x", "y", "gamma")
 # regression under ``packages/`` with a ``# checker: known gap`` header):
 GAPS: dict[str, tuple[str, ...]] = {
     # a tile set by a helper (or a method) of another module does not reach the kernel's statements
-    # after the call (the kernel's tile flow makes it unknown, or, after a method, keeps the tile it
-    # had before the call: a false positive when the kernel set none)
-    "tile_after_call": ("helper_tile_reaches_kernel_after_call", "method_tile_reaches_kernel_after_call"),
+    # after the call: the kernel's tile flow makes the tiles unknown (misses). Spec packages meet it
+    # too (an op moved into a helper called after another helper, with no vec tile set); they are
+    # generated all the same.
+    "tile_after_call": ("helper_tile_reaches_kernel_after_call", "helper_call_hides_a_missing_vec_tile"),
     # host code calls the kernel as ``pkg.kernel.k(...)`` after ``import pkg.kernel``: host code names a
     # jit kernel as NAME or MODULE.NAME only
     "host_module_path": ("kernel_called_through_its_module_path",),

@@ -1,6 +1,5 @@
 # oracle: compiles (LAYOUT.tile() sets the vec tile the kernel's ops after the call run under)
 # expect: OK
-# checker: known gap (a false positive: the kernel's tile flow keeps the tile it had before a method call)
 import pypto
 from pkg.layers import LAYOUT
 
