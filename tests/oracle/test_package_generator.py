@@ -18,6 +18,7 @@ from .package_case import FILES, ORDER, STYLES, PackageCase, loc
 from .runner import CheckerError, CompilerVerdict
 
 PACKAGES = Path(__file__).resolve().parent / "packages"
+pytestmark = pytest.mark.slow  # (a generator: the other generators' tests are slow too)
 
 
 @functools.cache
