@@ -41,7 +41,7 @@ def method_may_set_tiles(callee: MemberExpr, modules: Mapping[str, MypyFile], mo
     not walked here: the tiles after it are unknown, as after another module's function); one of
     this module may when it calls a setter, a function of this module or a method of its own
     object. A tensor's method, or an object of a type not known here, changes nothing (as before)."""
-    receiver = callee.expr.node if isinstance(callee.expr, NameExpr) else None
+    receiver = callee.expr.node if isinstance(callee.expr, RefExpr) else None  # (``pkg.layout.LAYOUT`` too)
     typ = get_proper_type(receiver.type) if isinstance(receiver, Var) and receiver.type is not None else None
     if not isinstance(typ, Instance):
         return False
