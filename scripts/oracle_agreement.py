@@ -6,6 +6,8 @@ and through our checker; prints the agreement rate per compiler verdict and over
     python scripts/oracle_agreement.py --host [-n 500] ...   # kernels called from host code
     python scripts/oracle_agreement.py --family dynamic [-n 200] ...   # one family of generator.py only
     python scripts/oracle_agreement.py --helpers [-n 300] [--gaps] ...   # kernels calling helpers
+    python scripts/oracle_agreement.py --packages [-n 300] [--gaps] [--isolated] [--workers] ...
+        # the helper kernels laid out as packages: helpers, kernel and host call in other modules
 
 Run it with the interpreter that has pypto==0.2.0, torch and this project (non-editable) installed.
 """
@@ -20,6 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from oracle import compare, generator, helper_generator, host_generator, host_oracle  # noqa: E402
+from oracle import package_generator, package_oracle  # noqa: E402
 
 
 def predictions(outcomes: list[compare.Outcome]) -> str:
@@ -28,9 +31,11 @@ def predictions(outcomes: list[compare.Outcome]) -> str:
     rows = []
     for o in outcomes:
         case = o.case
-        if not isinstance(case, helper_generator.HelperCase) or o.agree is None:
+        if not isinstance(case, (helper_generator.HelperCase, package_generator.PackageCase)) or o.agree is None:
             continue
         got = o.expected_code
+        if not case.expect:
+            continue  # (spec packages: no prediction)
         if got != case.expect or (case.blame_line and o.compiler.line and o.compiler.line != case.blame_line):
             rows.append(f"  case {o.index}: meant {case.expect} @ {case.blame_line}, compiler {o.compiler.short()[:120]}")
     return "\n".join(rows)
@@ -51,13 +56,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--helpers", action="store_true",
                     help="kernels that call helpers, 1-3 levels, tiles set in either (helper_generator.py)")
     ap.add_argument("--gaps", action="store_true",
-                    help="with --helpers: also the forms the checker does not follow yet (helper_tiles.GAPS)")
+                    help="with --helpers or --packages: also the forms the checker does not follow yet")
+    ap.add_argument("--packages", action="store_true",
+                    help="helper kernels laid out as packages: helpers, layout object, kernel and host call in "
+                         "other modules (package_generator.py)")
+    ap.add_argument("--isolated", action="store_true",
+                    help="with --packages: mypy on each package alone (default: one run over all of them)")
+    ap.add_argument("--workers", action="store_true",
+                    help="with --packages: also check all packages with mypy -n 2 and compare with the cold run")
     args = ap.parse_args(argv)
 
     t0 = time.time()
     weights = {args.family: 1} if args.family else None
     cases: list[generator.Case]
-    if args.helpers:
+    if args.packages:
+        cases = list(package_generator.generate_packages(args.n, args.seed, gaps=args.gaps))
+    elif args.helpers:
         cases = list(helper_generator.generate_helpers(args.n, args.seed, gaps=args.gaps))
     elif args.host:
         host_cases = host_generator.generate_host(args.n, args.seed)
@@ -69,7 +83,20 @@ def main(argv: list[str] | None = None) -> int:
         if done % 50 == 0 or done == total:
             print(f"  compiled {done}/{total} ({time.time() - t0:.0f}s)", file=sys.stderr, flush=True)
 
-    if args.host:
+    workers, same = "", True
+    if args.packages:
+        pkgs = [c for c in cases if isinstance(c, package_generator.PackageCase)]
+        outcomes, _ = package_oracle.run(pkgs, workdir=args.keep, python=args.python, jobs=args.jobs,
+                                         timeout=args.timeout, progress=progress, isolated=args.isolated)
+        if args.workers:
+            import tempfile
+
+            with tempfile.TemporaryDirectory(prefix="pypto-package-workers-") as wd:
+                same, diff = package_oracle.same_with_workers(pkgs, args.keep or wd, args.python)
+            findings = sum(len(o.checker) for o in outcomes)
+            workers = (f"mypy -n 2 (fresh cache, then warm): the same {findings} findings as the cold run" if same
+                       else f"mypy -n 2 differs from the cold run:\n{diff}")
+    elif args.host:
         outcomes = host_oracle.run(host_cases, workdir=args.keep, python=args.python, jobs=args.jobs,
                                    timeout=args.timeout, progress=progress)
     else:
@@ -84,14 +111,19 @@ def main(argv: list[str] | None = None) -> int:
         if unc:
             print("=== uncovered compiler rejections (not counted)")
             print(unc)
-        meant = predictions(outcomes) if args.helpers else ""
+        meant = predictions(outcomes) if args.helpers or args.packages else ""
         if meant:
             print("=== helper kernels the compiler judges otherwise than the generator meant (not counted)")
             print(meant)
-    what = "host cases" if args.host else "helper kernels" if args.helpers else "kernels"
+    what = ("packages" if args.packages else "host cases" if args.host else "helper kernels" if args.helpers
+            else "kernels")
     print(f"=== agreement (seed {args.seed}, {len(cases)} {what}, {time.time() - t0:.0f}s)")
     print(compare.stats(outcomes))
-    return 0 if all(o.agree is not False for o in outcomes) else 1
+    if args.packages:
+        print(package_generator.mix(pkgs))
+    if workers:
+        print(workers)
+    return 0 if all(o.agree is not False for o in outcomes) and same else 1
 
 
 if __name__ == "__main__":

@@ -13,20 +13,16 @@ from mypy.plugin import CheckerPluginInterface
 
 from .. import config, errorcodes
 from ..debug import degrade
-from ..knowledge.codes.op_codes import NO_METHOD, TRANSPOSE
 from ..knowledge.findings import Finding
-from ..knowledge.members import MISSING
+from ..knowledge import member_findings
 from ..knowledge.ops import TensorVal
-from ..knowledge.shapes import fmt_shape
 from ..versions import TARGET_PYPTO
 from .expr_text import expr_text, operand_text
 
 
 def describe(val: TensorVal | None) -> str:
     """``[8, 64] DT_FP32`` for a message, or "a tensor" when nothing is known."""
-    return "a tensor" if val is None else f"{fmt_shape(val.shape)} {val.dtype or '?'}"
-
-
+    return member_findings.describe(val)
 
 
 def _named_release(text: str) -> str:
@@ -156,38 +152,17 @@ def outside_watchers(api: object) -> Iterator[None]:
         watchers[:] = saved
 
 
-def _fill_receiver(template: str, ctx: Context) -> str:
-    """A missing member's fix with ``{x}`` as the receiver of ``r.abs()`` / ``r.ndim`` is written:
-    bare as a call's argument (``pypto.abs(h * 2.0)``), parenthesized where it is an operand or a
-    receiver itself (``(h * 2.0).amax(dim)``); ``<the tensor>`` when it cannot be spelled."""
+def _receiver_texts(ctx: Context) -> tuple[str | None, str | None]:
+    """The receiver of ``r.abs()`` / ``r.ndim`` as written: bare, and as an operand."""
     node: object = ctx
     if isinstance(node, CallExpr):
         node = node.callee
     receiver = node.expr if isinstance(node, MemberExpr) else None
-    bare = expr_text(receiver) if receiver is not None else None
-    operand = operand_text(receiver) if receiver is not None else None
-    if bare is None or operand is None:
-        bare = operand = "<the tensor>"
-    parts = template.split("{x}")
-    out = parts[0]
-    for before, after in zip(parts, parts[1:]):
-        argument = before.endswith(("(", ", ")) and after.startswith((")", ","))
-        out += (bare if argument else operand) + after
-    return out
+    return (expr_text(receiver), operand_text(receiver)) if receiver is not None else (None, None)
 
 
 def no_method(api: CheckerPluginInterface, name: str, receiver: str, ctx: Context) -> None:
-    member = MISSING.get(name)
-    fix = _fill_receiver(member.fix, ctx) if member is not None else ""
-    call = member.spelled if member is not None else f".{name}()"
-    if member is not None and member.broken_args is not None:
-        message = (
-            f'"Tensor{call}" is broken in PyPTO 0.2.0 (receiver: {receiver}): it passes '
-            f"{member.broken_args} arguments to pypto.{name} and fails with TypeError"
-        )
-    else:
-        message = f'PyPTO tensors have no "{call}" (receiver: {receiver}); it fails at trace time with AttributeError'
-    report(api, Finding(NO_METHOD, message, f"Use {fix}" if fix else None), ctx, once=True)
+    report(api, member_findings.no_method(name, receiver, *_receiver_texts(ctx)), ctx, once=True)
 
 
 def transpose_attr(
@@ -195,18 +170,4 @@ def transpose_attr(
     ctx: Context,
 ) -> None:
     """``expr``: the tensor ``.T`` is read on, as written (None: a form expr_text does not spell)."""
-    if matmul_fix is not None:
-        note = f"let the matmul transpose it: {matmul_fix}"
-    else:
-        swap = "0, 1" if rank is None or rank < 2 else f"{rank - 2}, {rank - 1}"
-        dims_of = expr if expr is not None else "the tensor"
-        rank_text = "the tensor's rank" if rank is None else f"rank {rank} (as many entries as {dims_of} has dims)"
-        note = (
-            f"use pypto.transpose({expr if expr is not None else '<the tensor>'}, {swap}); it needs a vec tile of "
-            f"{rank_text}; as a matmul operand, pass a_trans=True / b_trans=True to pypto.matmul instead"
-        )
-    message = (
-        f'PyPTO tensors have no ".T" ({expr if expr is not None else "receiver"}: {receiver}); it fails at trace '
-        "time with AttributeError"
-    )
-    report(api, Finding(TRANSPOSE, message, note), ctx, once=True)
+    report(api, member_findings.transpose(receiver, expr, rank, matmul_fix), ctx, once=True)

@@ -4,21 +4,30 @@ callee's own signature declares it; and how the notes show them."""
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_NAMED, ARG_POS, ARG_STAR, CallExpr, Expression, FuncDef
+from collections.abc import Callable
+
+from mypy.nodes import (
+    ARG_NAMED, ARG_POS, ARG_STAR, CallExpr, Expression, FuncDef, ListExpr, MemberExpr, NameExpr, OpExpr,
+)
 from mypy.types import CallableType, Instance, LiteralType, NoneType, TupleType, Type, get_proper_type
 
-from ..bridge.folding import int_of_expr
+from ..bridge.folding import int_of_expr, int_of_type
 from ..bridge.tensor_types import dtype_of_value, tensor_val
 from ..host.call_check import fmt_binding
 from ..kernel.copies import Entry
 from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState, fmt_cube, fmt_vec
+from ..knowledge.arith import fold
 from ..knowledge.values import TensorVal, merge_tensors
 from ..trace.arguments import Actual
 from ..trace.values import NONE, UNKNOWN, DType, Num, Seq, Value
 
 
-def value_of(t: Type | None, e: Expression | None = None) -> Value:
-    """What the tracer knows of an argument, from its type (and its expression, for a list of ints)."""
+Lookup = Callable[[Expression], Type | None]
+
+
+def value_of(t: Type | None, e: Expression | None = None, lookup: Lookup | None = None) -> Value:
+    """What the tracer knows of an argument, from its type (and its expression, for a list of ints:
+    ``[16, 16]``, ``[8] * 2``, ``[1] * (a.dim - 1) + [64]``)."""
     v = tensor_val(t)
     if v is not None:
         return v
@@ -36,12 +45,54 @@ def value_of(t: Type | None, e: Expression | None = None) -> Value:
         if dtype is not None:
             return DType(dtype)
         name = p.type.fullname
-        if name == "builtins.list" and e is not None and hasattr(e, "items"):
-            items = [int_of_expr(i) for i in getattr(e, "items")]
-            return Seq(tuple(i if i is not None else Num("int") for i in items), True) if None not in items else UNKNOWN
+        if name == "builtins.int" and e is not None:  # a method's call has no tile-pass values: ``a.dim``
+            n = _int(e, lookup)
+            if n is not None:
+                return n
+        if name == "builtins.list" and e is not None:
+            items = _int_list(e, lookup)
+            known = [i for i in items if i is not None] if items is not None else []
+            return Seq(tuple(known), True) if items is not None and len(known) == len(items) else UNKNOWN
         return {"builtins.int": Num("int"), "builtins.float": Num("float"),
                 "pypto.SymbolicScalar": Num("symbolic")}.get(name, UNKNOWN)
     return UNKNOWN
+
+
+def _int_list(e: Expression, lookup: Lookup | None, depth: int = 0) -> list[int | None] | None:
+    """The items of a list expression of ints, through + and * (None: not such an expression).
+    A method's call gives the tracer no tile-pass values: its list arguments are read here."""
+    if isinstance(e, ListExpr):
+        return [_int(i, lookup) for i in e.items]
+    if not isinstance(e, OpExpr) or depth > 8:
+        return None
+    if e.op == "+":
+        a, b = _int_list(e.left, lookup, depth + 1), _int_list(e.right, lookup, depth + 1)
+        return None if a is None or b is None else a + b
+    if e.op == "*":
+        for items, count in ((e.left, e.right), (e.right, e.left)):
+            found, n = _int_list(items, lookup, depth + 1), _int(count, lookup)
+            if found is not None and n is not None and 0 <= n <= 64:
+                return found * n
+    return None
+
+
+def _int(e: Expression, lookup: Lookup | None, depth: int = 0) -> int | None:
+    """An int expression's value: folded, its type's literal, or a tensor's rank (``a.dim``,
+    ``len(a.shape)``)."""
+    v = int_of_expr(e)
+    if v is None and lookup is not None:
+        v = int_of_type(lookup(e))
+        ranked = e.expr if isinstance(e, MemberExpr) and e.name == "dim" else None
+        if isinstance(e, CallExpr) and isinstance(e.callee, NameExpr) and e.callee.fullname == "builtins.len" \
+                and len(e.args) == 1 and isinstance(e.args[0], MemberExpr) and e.args[0].name == "shape":
+            ranked = e.args[0].expr
+        tensor = tensor_val(lookup(ranked)) if v is None and ranked is not None else None
+        if tensor is not None and tensor.shape is not None:
+            v = len(tensor.shape)
+    if v is None and isinstance(e, OpExpr) and depth < 8:
+        a, b = _int(e.left, lookup, depth + 1), _int(e.right, lookup, depth + 1)
+        v = None if a is None or b is None else fold(e.op, a, b)
+    return v
 
 
 def from_flow(value: Value, entry: Entry | None, name: str) -> Value:
@@ -75,11 +126,11 @@ def call_actuals(api: object, call: CallExpr) -> list[Actual] | None:
     for arg, kind, name in zip(call.args, call.arg_kinds, call.arg_names):
         t = lookup(arg)
         if kind == ARG_POS:
-            out.append(Actual(value_of(t, arg), None))
+            out.append(Actual(value_of(t, arg, lookup), None))
         elif kind == ARG_NAMED and name is not None:
-            out.append(Actual(value_of(t, arg), None, keyword=name))
+            out.append(Actual(value_of(t, arg, lookup), None, keyword=name))
         elif kind == ARG_STAR:
-            out.append(Actual(value_of(t, arg), None, starred=True))
+            out.append(Actual(value_of(t, arg, lookup), None, starred=True))
         else:
             return None  # **kwargs: which parameters it fills is not known
     return out

@@ -22,12 +22,14 @@ from mypy.nodes import (
 from .. import config, insight
 from ..bridge import diagnostics
 from ..host.call_check import fmt_binding
+from ..knowledge.codes import op_codes
 from ..knowledge.findings import Finding
 from ..host.call_check import Parameters
 from ..knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, TileState
 from ..knowledge.values import TensorVal
 from ..trace.arguments import Actual
 from ..kernel.copies import Entry
+from ..kernel.local_buffers import LocalBuffers
 from ..kernel.root_causes import ALSO
 from ..trace.modules import TracedModule
 from ..trace.run import Outcome, module_value, parameter_names, parameters, trace_function
@@ -70,15 +72,17 @@ def options() -> Options:
 
 
 def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: TileState,
-          vec_set: bool | None) -> Outcome | None:
+          vec_set: bool | None, mirror: bool = False, into: tuple[bool, str | None] | None = None
+          ) -> Outcome | None:
     """``module``'s function ``name`` traced with ``params`` and entered with ``tiles`` (memoised
-    while none of the sources it read changed)."""
+    while none of the sources it read changed); ``mirror``: as its own module's check sees it;
+    ``into``: the caller writes the result whole into an output."""
     source = module_sources.load(api, module)
     if source is None:
         return None
     recording, observing = coverage.active() is not None, insight.is_recording()
     key = (module, source.digest, name, tuple(sorted(params.items(), key=lambda kv: kv[0])), tiles, vec_set, options(),
-           recording, observing)
+           mirror, into, recording, observing)
     try:
         hash(key)
     except TypeError:
@@ -95,7 +99,7 @@ def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: 
             if traced.name == module and isinstance(value, TensorVal) and end_line is not None and end_col is not None:
                 seen[(node.lineno, node.col_offset, end_line, end_col)] = (value, at)
         shared.observe = observe
-    found = trace_function(source, name, params, tiles, vec_set, shared)
+    found = trace_function(source, name, params, tiles, vec_set, shared, mirror=mirror, returns_into=into)
     if found is not None and seen:
         found = replace(found, seen=tuple((where, v, at) for where, (v, at) in seen.items()))
     _MEMO[key] = (found, tuple((m, t.digest) for m, t in sorted(shared.loaded.items()) if t is not None))
@@ -141,13 +145,31 @@ def helper_trace(api: object, call: CallExpr, module: str, name: str, entry: Ent
     params = {n: merged(declared.get(n, UNKNOWN), from_flow(v, entry, n)) for n, v in given.items()}
     tiles = entry.tiles if entry is not None else HELPER_ENTRY
     vec_set = entry.vec_set_in_kernel if entry is not None else True
-    found = trace(api, module, name, params, tiles, vec_set)
+    into = _into_output(api, call)
+    found = trace(api, module, name, params, tiles, vec_set, into=into)
     if found is None:
         return None
-    same = params == declared and tiles == HELPER_ENTRY and vec_set
-    baseline = found if same else trace(api, module, name, declared, HELPER_ENTRY, True)
+    same = params == declared and tiles == HELPER_ENTRY and vec_set and into is None
+    # what the helper's own module reports (a call its check does not enter is the caller's)
+    baseline = found if same else trace(api, module, name, declared, HELPER_ENTRY, True, mirror=True)
     shown = [n for n in names if bound is None or n != names[0]]
     return HelperTrace(found, baseline, f"in {name} called here with {fmt_params(params, shown)}{fmt_tiles(tiles)}")
+
+
+def _into_output(api: object, call: CallExpr) -> tuple[bool, str | None] | None:
+    """(True, the output's dtype) when the caller writes the call's result whole into an output
+    (``out[:] = rows(x)``, or through a name): a copy the helper returns is then that output."""
+    scope = getattr(api, "scope", None)
+    func = scope.current_function() if scope is not None else None
+    if not isinstance(func, FuncDef):
+        return None
+    if not _BUFFERS or _BUFFERS[0].func is not func:
+        _BUFFERS[:] = [LocalBuffers(func)]  # the hooks come one function at a time
+    buffers = _BUFFERS[0]
+    return (True, buffers.output_dtype(call)) if buffers.moved_into_output(call) else None
+
+
+_BUFFERS: list[LocalBuffers] = []
 
 
 def module_object(api: object, module: str, name: str) -> Value:
@@ -271,8 +293,13 @@ def report_new(api: object, ctx: Context, found: Outcome, baseline: Outcome | No
             msg.note(ALSO + "; ".join(later), ctx, code=info.code, parent_error=info)
 
 
+# A missing member is one whatever the receiver's shape (the message names the shape it knows).
+_ANY_SHAPE: Final = frozenset(c.name for c in (op_codes.NO_METHOD, op_codes.TRANSPOSE))
+
+
 def _key(f: Traced) -> tuple[object, ...]:
-    return (f.module, f.line, f.column, f.finding.code.name, f.message)
+    code = f.finding.code.name
+    return (f.module, f.line, f.column, code, "" if code in _ANY_SHAPE else f.message)
 
 
 def _display(path: str) -> str:

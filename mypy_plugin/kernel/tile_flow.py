@@ -26,7 +26,7 @@ from .body_walk import child_exprs
 from .decorators import is_kernel
 from .matmul_flags import transposed_operand_fixes
 from .program_order import ProgramOrder
-from .tile_calls import SET_CUBE, SET_VEC, may_set_tiles, reads_lists
+from .tile_calls import SET_CUBE, SET_VEC, may_set_tiles, method_may_set_tiles, reads_lists
 from .tile_values import (
     SHAPE, Evaluator, Locals, Value, entry_locals, followed_vars, lookup, set_item, shapes_given,
     unpacked_names, with_value,
@@ -246,6 +246,8 @@ class _Flow(ProgramOrder[_State]):
             cube = self._cube(e, state)
             return replace(state, tiles=TileState(state.tiles.vec, cube if cube is not None else UNKNOWN))
         node = callee.node
+        if node is None and isinstance(callee, MemberExpr) and method_may_set_tiles(callee, self.modules, self.module.fullname):
+            return replace(state, tiles=TileState(UNKNOWN, UNKNOWN))  # LAYOUT.tile(): an object's method
         func = node.func if isinstance(node, Decorator) else node
         if not isinstance(func, FuncDef):
             return state

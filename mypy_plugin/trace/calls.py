@@ -10,6 +10,7 @@ from typing import Final
 
 from ..knowledge.checks.registry import Call, Env, op_checks, recovered, run_checks
 from ..knowledge.frontend import FUNCTION
+from ..knowledge import member_findings
 from ..knowledge.members import MISSING
 from ..knowledge.ops import ANY, OPS, SCALAR, Op, Result
 from ..knowledge.tiles import UNKNOWN as UNKNOWN_TILE
@@ -29,6 +30,12 @@ _CONSTRUCTORS: Final = ("pypto.Tensor", "pypto.tensor")
 _LOOPS: Final = ("pypto.loop", "pypto.loop_unroll")
 _SCALAR_FUNCTIONS: Final = ("pypto.max", "pypto.min", "pypto.ceildiv", "pypto.is_loop_begin", "pypto.is_loop_end",
                              "pypto.cond")
+
+
+def _texts(node: ast.expr) -> tuple[str, str]:
+    """An expression as written: bare, and as an operand (parenthesized unless it is atomic)."""
+    bare = ast.unparse(node)
+    return bare, bare if isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) else f"({bare})"
 
 
 def as_value(result: Result) -> Value:
@@ -135,7 +142,8 @@ class CallTracer(ExpressionTracer):
             self.write(receiver, receiver_node, None, actuals[1].value, node)
             return NONE
         missing = MISSING.get(name)
-        if missing is not None:  # reported in its own module (it does not depend on the call)
+        if missing is not None:  # its own module reports it where it knows the receiver is a tensor
+            self.report(node, member_findings.no_method(name, member_findings.describe(receiver), *_texts(receiver_node)))
             if missing.torch is None:
                 return UNKNOWN
             args = TraceArgs(((None, "pos"), *((p, "arg") for p in missing.params)), actuals, self.module.text)

@@ -8,7 +8,8 @@ import ast
 from typing import Final
 
 from ..knowledge.dtypes import DTYPES
-from ..knowledge.members import torch_transpose
+from ..knowledge import member_findings
+from ..knowledge.members import MISSING, torch_transpose
 from ..knowledge.shapes import DYNAMIC
 from ..knowledge.values import TensorVal
 from .arguments import Actual
@@ -61,8 +62,14 @@ class ExpressionTracer(KeyTracer):
                 return DType(base.dtype) if base.dtype is not None else UNKNOWN
             if attr == "dim":  # a property: the rank
                 return len(base.shape) if base.shape is not None else Num("int")
-            if attr == "T":  # reported in its own module (it does not depend on the call): torch's meaning
+            if attr == "T":  # (its own module reports it where it knows a tensor): torch's meaning after
+                expr = ast.unparse(node.value) if isinstance(node, ast.Attribute) else None
+                rank = len(base.shape) if base.shape is not None else None
+                self.report(node, member_findings.transpose(member_findings.describe(base), expr, rank, None))
                 return torch_transpose(base)
+            if attr in MISSING and MISSING[attr].attribute:
+                expr = ast.unparse(node.value) if isinstance(node, ast.Attribute) else None
+                self.report(node, member_findings.no_method(attr, member_findings.describe(base), expr, expr))
             return UNKNOWN
         if isinstance(base, Ref):
             full = f"{base.fullname}.{attr}"

@@ -46,8 +46,9 @@ class NameTracer(Tracing):
         if depth > 8:
             return UNKNOWN
         other = self.load(imp.module)
-        if other is None:
-            return UNKNOWN
+        if other is None:  # a package whose __init__ is not read (no pypto import): ``from . import ops``
+            sub = f"{imp.module}.{imp.name}"
+            return ModuleRef(sub) if self.load(sub) is not None else UNKNOWN
         if other.bound(imp.name):
             return self.global_name(other, imp.name, depth + 1)
         return ModuleRef(f"{imp.module}.{imp.name}") if other.is_package else UNKNOWN

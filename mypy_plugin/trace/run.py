@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ..knowledge.tiles import NOT_SET, TileState
+from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState
 from ..knowledge.values import TensorVal
 from ..knowledge.tiles import UNKNOWN as UNKNOWN_TILE
 from .arguments import Actual
@@ -33,6 +33,10 @@ class Outcome:
 
 class Tracer(StatementTracer):
     stack: tuple[tuple[str, str], ...] = ()
+    # A helper traced as its own module's check sees it (the baseline of a call): that check enters
+    # no call that passes no tensor (outside a kernel, calls/cross_module.py, calls/helpers.py).
+    mirror = False
+    returns_into: tuple[bool, str | None] | None = None  # the caller moves the result into an output
 
     def run_body(self, fdef: ast.FunctionDef, params: dict[str, Value]) -> tuple[Value, TileState]:
         """Trace the body with ``params``; the value it returns (every path joined) and the tiles
@@ -41,6 +45,7 @@ class Tracer(StatementTracer):
         self.locals_ = frozenset(_locals(fdef))
         self.buffers = frozenset(self._buffers(fdef))
         self.env = dict(params)
+        self.moved_into_outputs(fdef, params, self.returns_into)
         self.block(fdef.body)
         ends = list(self.returns)
         if not self.dead:
@@ -116,12 +121,15 @@ class Tracer(StatementTracer):
         return obj
 
     def enter(self, module: TracedModule, fdef: ast.FunctionDef, params: dict[str, Value], node: ast.Call) -> Value:
+        if self.mirror and not any(isinstance(v, TensorVal) for v in params.values()):
+            return self._unentered(module, fdef, params, node)
         me = (module.name, fdef.name)
         if self.depth >= MAX_DEPTH or me in self.stack:
             self.tiles = UNKNOWN_TILES
             return UNKNOWN
+        into = self.into.get(id(node))
         key: tuple[object, ...] | None = (
-            me, tuple(sorted(params.items(), key=lambda kv: kv[0])), self.tiles, self.vec_set, self.silent > 0)
+            me, tuple(sorted(params.items(), key=lambda kv: kv[0])), self.tiles, self.vec_set, self.silent > 0, into)
         try:
             hash(key)
         except TypeError:
@@ -134,12 +142,29 @@ class Tracer(StatementTracer):
         where = f"{fdef.name} at {Path(self.module.path).name}:{node.lineno}"
         sub = Tracer(self.shared, module, self.tiles, self.vec_set, self.via + (where,), self.depth + 1)
         sub.stack = self.stack + (me,)
-        sub.silent = self.silent
+        sub.silent, sub.returns_into = self.silent, into
         returned, tiles = sub.run_body(fdef, params)
         if key is not None:
             self.shared.memo[key] = ((), returned, tiles)
         self.tiles = tiles
         return returned
+
+
+    def _unentered(self, module: TracedModule, fdef: ast.FunctionDef, params: dict[str, Value],
+                   node: ast.Call) -> Value:
+        """A call its module's check does not enter: the callee counts as its own module checks it
+        (every parameter unknown, unknown tiles), and the call is followed silently for what it
+        returns and the tiles after it (what it finds under this caller's state is the call's)."""
+        me = (module.name, fdef.name)
+        if self.depth < MAX_DEPTH and me not in self.stack:
+            own = Tracer(self.shared, module, HELPER_ENTRY, True, self.via, self.depth + 1)
+            own.stack, own.silent, own.mirror = self.stack + (me,), self.silent, True
+            own.run_body(fdef, {p: UNKNOWN for p in params})
+        self.mirror, self.silent = False, self.silent + 1
+        try:
+            return self.enter(module, fdef, params, node)
+        finally:
+            self.mirror, self.silent = True, self.silent - 1
 
 
 UNKNOWN_TILES: Final = TileState(UNKNOWN_TILE, UNKNOWN_TILE)
@@ -188,9 +213,12 @@ def parameter_names(module: TracedModule, name: str) -> list[str]:
 
 
 def trace_function(module: TracedModule, name: str, params: dict[str, Value], tiles: TileState,
-                   vec_set: bool | None, shared: Shared, via: tuple[str, ...] = ()) -> Outcome | None:
+                   vec_set: bool | None, shared: Shared, via: tuple[str, ...] = (), mirror: bool = False,
+                   returns_into: tuple[bool, str | None] | None = None) -> Outcome | None:
     """Trace ``module``'s top-level function ``name``. ``vec_set``: whether the kernel at the root
-    of the call chain sets a vec tile anywhere (None: this is that kernel; decided from its trace)."""
+    of the call chain sets a vec tile anywhere (None: this is that kernel; decided from its trace).
+    ``mirror``: as the helper's own module checks it (``Tracer.mirror``; not for a kernel);
+    ``returns_into``: the caller writes its result whole into an output."""
     fdef = module.functions.get(name)
     if fdef is None:
         return None
@@ -198,6 +226,8 @@ def trace_function(module: TracedModule, name: str, params: dict[str, Value], ti
     shared.loaded.setdefault(module.name, module)
     tracer = Tracer(shared, module, tiles, vec_set, via)
     tracer.stack = ((module.name, name),)
+    tracer.mirror = mirror and vec_set is not None
+    tracer.returns_into = returns_into
     returned, exit_tiles = tracer.run_body(fdef, params)
     if vec_set is None:
         for later in shared.deferred:

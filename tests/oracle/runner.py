@@ -115,6 +115,7 @@ class CompilerVerdict:
     text: str = ""  # root-cause text (first line)
     plog: str = ""
     stage: str = ""
+    file: str = ""  # the file the marker names (its basename; packages: which module)
 
     @property
     def accepted(self) -> bool:
@@ -141,6 +142,12 @@ def _collect(lines: list[str], i: int, first: str) -> str:
             break
         msg.append(e)
     return " ".join(msg)
+
+
+def marker_file(text: str) -> str:
+    """The basename of the file the first parser marker names ("" without one)."""
+    m = MARKER.search(ANSI.sub("", text))
+    return os.path.basename(m.group(1)) if m else ""
 
 
 def _root_cause(text: str) -> tuple[str, int | None, str]:
@@ -220,7 +227,8 @@ def classify(case: Case, out: str, rc: int, plog: str) -> CompilerVerdict:
     code = map_code(msg, plog)
     if code == "pypto-kernel-signature" and marker is None:
         cands = [case.def_line] + cands  # signature errors carry no marker; the def line is the cause
-    return CompilerVerdict("REJECT", code, marker, cands if marker is None else [], msg, plog, stage)
+    return CompilerVerdict("REJECT", code, marker, cands if marker is None else [], msg, plog, stage,
+                           marker_file(text[max(text.find("Record function"), 0):]) if marker is not None else "")
 
 
 def _plog_error_in(paths: list[str]) -> str:
@@ -333,8 +341,12 @@ def write_cases(cases: list[Case], workdir: str) -> list[str]:
     for i, c in enumerate(cases):
         mod = f"case_{i:04d}"
         path = os.path.join(workdir, mod + ".py")
-        with open(path, "w") as f:
-            f.write(c.render())
+        write = getattr(c, "write", None)  # a package case writes its folder and names what to check
+        if write is not None:
+            path = write(workdir, mod)
+        else:
+            with open(path, "w") as f:
+                f.write(c.render())
         with open(os.path.join(workdir, f"run_{i:04d}.py"), "w") as f:
             f.write(c.host_call(mod))
         paths.append(path)

@@ -181,10 +181,11 @@ def test_join(a: Value, b: Value, joined: Value) -> None:
     assert join(a, b) == joined
 
 
-def test_a_missing_member_gives_its_torch_meaning_and_no_finding_here() -> None:
-    """.abs() is reported by the helper's own module (it does not depend on the call); its result
-    is torch's, so the ops after it are still checked."""
+def test_a_missing_member_is_reported_and_gives_its_torch_meaning() -> None:
+    """.abs() is reported by the tracer too (a tensor only the call gives: an unannotated helper
+    parameter; the plugin shows one finding per missing member); its result is torch's, so the
+    ops after it are still checked."""
     text = "def f(x):\n    return x.abs().sum(-1)\n"
     found = trace(text, "f", {"x": XF}, TileState((8, 4), NOT_SET))
-    assert codes(found) == [("pypto-reduce-align", 2)]
+    assert codes(found) == [("pypto-no-method", 2), ("pypto-reduce-align", 2)]
     assert found.returned == TensorVal((8,), "DT_FP32")

@@ -1,0 +1,6 @@
+import pypto
+from pkg import core
+
+
+def block(x):
+    return core(x)
