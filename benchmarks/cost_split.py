@@ -8,7 +8,7 @@ the process CPU (user + sys), the main thread's CPU, the parser threads' (the re
 those: the source rewrite (``native_parse`` calls it in the parser threads), the native parse
 itself, and the time inside each kind of plugin hook (outermost hook call only: a hook that
 makes mypy check a kernel copy counts that checking too). What is left on the main thread is
-mypy's own work. ``--profile FUNC`` (``module.function``, repeatable) also times those plugin
+mypy's own work. ``--profile FUNC`` (``module.function`` or ``module.Class.method``, repeatable) also times those plugin
 functions. Not a benchmark (timers cost a little): a split, to compare configurations.
 """
 
@@ -95,13 +95,18 @@ def _patch_plugin(timers: Timers) -> None:
 def _patch_functions(timers: Timers, names: list[str]) -> None:
     for spec in names:
         module_name, _, attr = spec.rpartition(".")
-        module = importlib.import_module(module_name)
-        func = getattr(module, attr)
+        owner: Any = None
+        try:
+            owner = importlib.import_module(module_name)
+        except ModuleNotFoundError:  # module.Class.method
+            module_name, _, cls = module_name.rpartition(".")
+            owner = getattr(importlib.import_module(module_name), cls)
+        func = getattr(owner, attr)
         timed = timers.wrap(f"  [{spec}]", func)
         for other in list(sys.modules.values()):  # the importers' names too
             if getattr(other, "__name__", "").startswith("mypy_plugin") and getattr(other, attr, None) is func:
                 setattr(other, attr, timed)
-        setattr(module, attr, timed)
+        setattr(owner, attr, timed)
 
 
 def main() -> None:

@@ -36,8 +36,8 @@ from .kernel.tile_flow import TileFlowCache
 from .knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, NOT_SET, UNKNOWN, TileState, fmt_cube, fmt_vec
 from .knowledge.values import TensorVal
 
-__all__ = ["CopyCheck", "Span", "copies", "copy_checked", "entry_tiles", "fmt_tiles", "forget", "kind",
-           "recording", "span", "tensor_of", "tiles_at", "traced_call"]
+__all__ = ["CopyCheck", "CopySeen", "Span", "copies", "copy_checked", "entry_tiles", "fmt_tiles", "forget", "kind",
+           "is_recording", "recording", "span", "tensor_of", "tiles_at", "traced_call"]
 
 
 @dataclass(frozen=True)
@@ -160,24 +160,42 @@ def copies(path: str, func: FuncDef) -> list[CopyCheck]:
     return list(_COPIES.get(path, {}).get((func.name, func.line), {}).values())
 
 
-def copy_checked(api: object, func: FuncDef, copy: FuncDef, note: str | Callable[[str], str]) -> None:
+@dataclass(frozen=True)
+class CopySeen:
+    """What one copy's check showed, whatever call it was for: kept with a copy check that
+    answers later calls (``calls/copy_memo.py``), placed again under each call's note."""
+
+    path: str
+    key: tuple[str, int]
+    tensors: Mapping[Span, TensorVal]
+    tiles: Mapping[Span, TileState]
+    nested: tuple[tuple[str, tuple[str, int], CopyCheck], ...]  # helper copies checked inside it
+
+
+def copy_checked(api: object, func: FuncDef, copy: FuncDef | CopySeen,
+                 note: str | Callable[[str], str]) -> CopySeen | None:
     """The recording hook: ``copy`` of ``func`` was just checked (``api``: mypy's checker) with
-    the tensors that ``note`` names."""
+    the tensors that ``note`` names; or a check kept from another call (what it showed) answered
+    this one. Returns what the check showed (None when nothing is recorded)."""
     if not _recording[0]:
-        return
+        return None
     try:
-        _record(api, func, copy, note if isinstance(note, str) else note(""))
+        seen = copy if isinstance(copy, CopySeen) else _seen(api, func, copy)
+        if seen is not None:
+            _place(api, seen, note if isinstance(note, str) else note(""))
+        return seen
     except Exception as err:  # never crash mypy
         degrade(err)
+        return None
 
 
-def _record(api: object, func: FuncDef, copy: FuncDef, note: str) -> None:
+def _seen(api: object, func: FuncDef, copy: FuncDef) -> CopySeen | None:
     module = getattr(api, "tree", None)
     path = getattr(api, "path", None)
     lookup = getattr(api, "lookup_type_or_none", None)
     modules = getattr(api, "modules", {})
     if not isinstance(module, MypyFile) or not isinstance(path, str) or lookup is None:
-        return
+        return None
     tensors: dict[Span, TensorVal] = {}
     tiles: dict[Span, TileState] = {}
     called = kernel_copies.entry(copy)
@@ -195,20 +213,23 @@ def _record(api: object, func: FuncDef, copy: FuncDef, note: str) -> None:
             state = flows.states(module, copy, expr, modules)[0]
             if state is not None:  # an assignment's target: the pass reads its value's tiles
                 tiles[span(expr)] = state
+    return CopySeen(path, (func.name, func.line), tensors, tiles, tuple(_NESTED.pop(id(copy), [])))
+
+
+def _place(api: object, seen: CopySeen, note: str) -> None:
     found = _LABEL.match(note)
-    record = CopyCheck(found.group(1) if found else note, note, tensors, tiles)
-    key = (func.name, func.line)
-    placed = [(path, key, record)] + [
+    record = CopyCheck(found.group(1) if found else note, note, seen.tensors, seen.tiles)
+    placed = [(seen.path, seen.key, record)] + [
         (where, inner_key, CopyCheck(f"{inner.label} within {record.label}", f"{inner.note}; {note}",
                                      inner.tensors, inner.tiles))
-        for where, inner_key, inner in _NESTED.pop(id(copy), [])]
+        for where, inner_key, inner in seen.nested]
     scope = getattr(api, "scope", None)
     caller = scope.current_function() if scope is not None else None
     if isinstance(caller, FuncDef) and kernel_copies.origin(caller) is not caller:
         _NESTED.setdefault(id(caller), []).extend(placed)  # labelled when its caller's copy is recorded
         return
     for where, inner_key, inner in placed:
-        _store(path, where, inner_key, inner)
+        _store(seen.path, where, inner_key, inner)
 
 
 def _store(made_by: str, path: str, key: tuple[str, int], record: CopyCheck) -> None:

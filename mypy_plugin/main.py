@@ -36,7 +36,7 @@ from .kernel import decorators
 from .knowledge import frontend
 from .knowledge.members import NO_METHODS
 from .knowledge.ops import OPS
-from .rewrite import module_marker, native_parse
+from .rewrite import module_marker, native_parse, parse_count
 from .rewrite.markers import MARKER_FULLNAME, analyze_marker
 from .rewrite.transform import transform_source
 
@@ -92,6 +92,8 @@ class PyptoPlugin(Plugin):
             setattr(package, "__version__", _version_stamp(self.config.to_json()))
         self._function_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
         self._method_hooks: dict[str, Callable[[MethodContext], Type] | None] = {}
+        self._call_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
+        self._call_hooks_at = -1
         # Tensor annotations in the call form are lost by the parser: rewrite them before it
         # runs, on every parse (cold, incremental, daemon, workers). mypy honours
         # transform_source only in its Python-ast parser; native_parse wraps the native one,
@@ -103,6 +105,7 @@ class PyptoPlugin(Plugin):
         # that import pypto (module_marker.py).
         module_options.prepare(options)
         self.module_options = module_options.ModuleOptions(options, self.config.allows_rebinding)
+        self._config_data: dict[str, Any] = {"plugin": _PLUGIN_FINGERPRINT, **self.config.to_json()}
 
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
@@ -116,7 +119,7 @@ class PyptoPlugin(Plugin):
         # The plugin's own code is part of the answer: a new version rechecks everything.
         # What a module's check read of other modules' sources: a changed source checks it again.
         sources = module_sources.config_data(ctx.id, ctx.is_check)
-        return {"plugin": _PLUGIN_FINGERPRINT, **self.config.to_json(), **sources}
+        return {**self._config_data, **sources}
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         if fullname in (TENSOR, "pypto.tensor"):  # `tensor` is the runtime alias
@@ -150,7 +153,7 @@ class PyptoPlugin(Plugin):
             self._function_hooks[fullname] = call_forms.wrap(fullname, self._function_hook(fullname))
         hook = self._function_hooks[fullname]
         if hook is None:
-            # Not cached: a daemon run may find the name bound to something else.
+            # Not cached here: a daemon run may find the name bound to something else.
             return self._call_hook(fullname)
         return hook
 
@@ -162,6 +165,15 @@ class PyptoPlugin(Plugin):
             return call_sites.kernel_call_hook
         if fullname.startswith(_NEVER_KERNELS) or "." not in fullname:
             return None
+        # A function defined in the module its name names changes only when mypy parses that
+        # module again (a daemon update parses what changed before analyzing it): its answer is
+        # kept until the next parse. A name bound by an import (or not bound) is looked up each
+        # time: refreshing the importer can rebind it with no parse of the importer.
+        if self._call_hooks_at != parse_count.last():
+            self._call_hooks.clear()
+            self._call_hooks_at = parse_count.last()
+        if fullname in self._call_hooks:
+            return self._call_hooks[fullname]
         try:
             sym = self.lookup_fully_qualified(fullname)
         except Exception as err:  # never crash mypy
@@ -169,13 +181,16 @@ class PyptoPlugin(Plugin):
             return None
         if sym is None:
             return None
+        hook: Callable[[FunctionContext], Type] | None = None
         if host_calls and decorators.jit_kernel(sym.node) is not None:
-            return call_sites.kernel_call_hook
-        if kernel_calls.is_factory(sym.node):  # (before helpers: a factory may take tensors too)
-            return kernel_calls.factory_hook
-        if host_calls and (helpers.helper_function(sym.node) is not None or cross_module.may_be_helper(sym.node)):
-            return self._helper_calls.hook
-        return None
+            hook = call_sites.kernel_call_hook
+        elif kernel_calls.is_factory(sym.node):  # (before helpers: a factory may take tensors too)
+            hook = kernel_calls.factory_hook
+        elif host_calls and (helpers.helper_function(sym.node) is not None or cross_module.may_be_helper(sym.node)):
+            hook = self._helper_calls.hook
+        if getattr(sym.node, "fullname", None) == fullname:
+            self._call_hooks[fullname] = hook
+        return hook
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         if fullname in builtin_minmax.NAMES:

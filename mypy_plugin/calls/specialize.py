@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from mypy.errors import ErrorInfo
 from mypy.nodes import Context, FuncDef, MypyFile, ReturnStmt
-from mypy.treetransform import TransformVisitor
 from mypy.types import CallableType, Type
 
 from .. import insight
@@ -28,6 +28,7 @@ from ..host.call_check import fmt_binding
 from ..kernel import copies as kernel_copies
 from ..kernel.body_walk import statements
 from ..knowledge.values import TensorVal
+from . import copy_memo, coverage
 
 CALL_NOTE = "with the tensors of the call"  # how the note of a copy's finding starts (helpers.py too)
 _active: list[FuncDef] = []  # functions being checked again: a kernel, then the helpers it calls
@@ -45,36 +46,69 @@ def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], 
     msg = getattr(api, "msg", None)
     named = getattr(api, "named_generic_type", None)
     typ = typ if typ is not None else func.type if isinstance(func.type, CallableType) else None
-    if (not isinstance(module, MypyFile) or check_item is None or msg is None or named is None
-            or typ is None or func in _active or len(_active) >= _MAX_DEPTH):
+    if not isinstance(module, MypyFile) or check_item is None or msg is None or named is None or typ is None:
+        return None
+    if func in _active or len(_active) >= _MAX_DEPTH:
+        copy_memo.refused()
         return None
     deferred = bool(getattr(api, "current_node_deferred", False))
     arg_types: list[Type] = list(typ.arg_types)
     for i, v in replaced.items():
         arg_types[i] = tensor_type(v, named) if isinstance(v, TensorVal) else v
-    copy = TransformVisitor().node(func)
-    assert isinstance(copy, FuncDef)
-    kernel_copies.register(copy, func, entry)
-    _active.append(func)
-    try:
-        with msg.filter_errors(save_filtered_errors=True) as watcher:
-            diagnostics.COPY_WATCHERS.append(watcher)
-            check_item(copy, type_override=typ.copy_modified(arg_types=arg_types), name=func.name)
-            returned = _returned(api, copy)
-            insight.copy_checked(api, func, copy, note)  # for tools: what this copy saw
-    finally:
-        if diagnostics.COPY_WATCHERS:
-            diagnostics.COPY_WATCHERS.pop()
-        _active.pop()
-        kernel_copies.forget(copy)
+    # One check per distinct copy (copy_memo.py); op coverage records per kernel: not shared then.
+    types = copy_memo.types_key(arg_types)
+    collecting = coverage.active() is not None
+    at_entry = copy_memo.entry_key(entry, with_root=collecting)
+    record = None if types is None else copy_memo.lookup(api, func, types, at_entry, _active, _MAX_DEPTH,
+                                                         shared=not collecting)
+    if record is not None and insight.is_recording() and record.seen is None:
+        record = None  # made while tools recorded nothing: what the copy showed is checked again
+    if record is not None:
+        copy_memo.used(record, func)
+        infos, returned = record.infos, record.returned
+        if isinstance(record.seen, insight.CopySeen):
+            insight.copy_checked(api, func, record.seen, note)  # for tools: what this call's copy saw
+    else:
+        infos, returned, complete, seen = _check_copy(api, func, typ.copy_modified(arg_types=arg_types), entry, note)
+        if types is not None and complete is not None and not deferred:
+            copy_memo.store(api, func, types, at_entry, complete, list(_active), infos, returned, seen,
+                            shared=not collecting)
     if deferred:
         return None  # mypy checks the caller again: report then
     # Outside mypy's watchers: the hook may run while mypy tries an overload of the decorator.
     # (An enclosing copy's watcher still collects them: a helper's finding inside a kernel
     # checked with a host call's tensors gets both notes, the call chain.)
     with outside_watchers(api):
-        _report(api, watcher.filtered_errors(), note if callable(note) else _same(note))
+        _report(api, infos, note if callable(note) else _same(note))
     return returned
+
+
+def _check_copy(api: Any, func: FuncDef, typ: CallableType, entry: kernel_copies.Entry | None,
+                note: str | Callable[[str], str]
+                ) -> tuple[list[ErrorInfo], list[Type], copy_memo.Frame | None, insight.CopySeen | None]:
+    """mypy checks a copy of ``func`` as ``typ``: its errors (not reported), the types its
+    ``return`` expressions have, what the check depended on (None: mypy deferred something while
+    checking it, so the answer may not be final, or it cannot answer another call) and what tools
+    were shown of it."""
+    copy = kernel_copies.make(func, entry)
+    _active.append(func)
+    frame = copy_memo.begin(func, copy)
+    deferrals = len(getattr(api, "deferred_nodes", ()))
+    try:
+        with api.msg.filter_errors(save_filtered_errors=True) as watcher:
+            diagnostics.COPY_WATCHERS.append(watcher)
+            api.check_func_item(copy, type_override=typ, name=func.name)
+            returned = _returned(api, copy)
+            seen = insight.copy_checked(api, func, copy, note)  # for tools: what this copy saw
+    finally:
+        if diagnostics.COPY_WATCHERS:
+            diagnostics.COPY_WATCHERS.pop()
+        _active.pop()
+        copy_memo.end(frame)
+        kernel_copies.forget(copy)
+    final = isinstance(getattr(api, "deferred_nodes", None), list) and len(api.deferred_nodes) == deferrals
+    reusable = final and copy_memo.self_contained(frame, copy)
+    return watcher.filtered_errors(), returned, frame if reusable else None, seen
 
 
 def _returned(api: object, copy: FuncDef) -> list[Type]:

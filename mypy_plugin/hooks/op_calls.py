@@ -16,7 +16,7 @@ from mypy.types import AnyType, TupleType, Type, TypeOfAny
 
 from ..bridge import diagnostics
 from ..bridge.tensor_types import result_type, tensor_type, tensor_val
-from ..calls import call_sites, coverage, op_coverage
+from ..calls import call_sites, copy_memo, coverage, op_coverage
 from ..debug import degrade
 from ..kernel.checks import check_kernel
 from ..kernel.decorators import checks_calls, decorated_with
@@ -67,6 +67,7 @@ def _apply(session: Session, op: Op, args: CallArgs, ctx: FunctionContext | Meth
             if scope is None or causes is None:
                 diagnostics.report(ctx.api, problem, ctx.context, op=label, unwatched=operator, once=True)
             else:
+                copy_memo.grouped(scope[0])  # (a copy's finding here depends on its caller's check)
                 report_grouped(ctx.api, causes, scope[1], problem, ctx.context, op=label, unwatched=operator,
                                where=scope[2])
         result = recovered(problems, result)

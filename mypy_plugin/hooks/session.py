@@ -6,6 +6,7 @@ from __future__ import annotations
 from mypy.nodes import FuncDef, MypyFile, NameExpr
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext
 
+from ..calls import copy_memo
 from ..config import PluginConfig
 from ..kernel import copies as kernel_copies
 from ..kernel.local_buffers import LocalBuffers
@@ -107,6 +108,7 @@ class Session:
         if at is None or where is None:
             return None
         state, vec_set, func = at
+        copy_memo.entry_read()  # what the helper is entered with comes from this copy's entry
         values = self.tiles.call_values(where[0], func, ctx.context, where[2])
         scope = self.cause_scope(ctx)
         check_root, path = (scope[0], scope[1]) if scope is not None else (None, ())
@@ -145,4 +147,4 @@ class Session:
             env = self._envs[key] = Env(state.vec, state.cube, self.config.has_reduce_align_rule,
                                         self.config.reduce_align_fallback, vec_set_in_kernel=key[1],
                                         dynamic_dim_rule=self.config.has_dynamic_dim_rules)
-        return env
+        return copy_memo.watched(env)

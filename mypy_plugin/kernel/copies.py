@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from mypy.nodes import FuncDef
+from mypy.treetransform import TransformVisitor
 
 from ..knowledge.tiles import TileState
 from .tile_values import Value
@@ -32,8 +33,12 @@ class Entry:
 _ORIGINS: dict[int, tuple[FuncDef, FuncDef, Entry | None]] = {}
 
 
-def register(copy: FuncDef, kernel: FuncDef, entry: Entry | None = None) -> None:
-    _ORIGINS[id(copy)] = (copy, kernel, entry)
+def make(func: FuncDef, entry: Entry | None = None) -> FuncDef:
+    """A copy of ``func`` to check again, entered with ``entry`` (until :func:`forget`)."""
+    copy = TransformVisitor().node(func)
+    assert isinstance(copy, FuncDef)
+    _ORIGINS[id(copy)] = (copy, func, entry)
+    return copy
 
 
 def forget(copy: FuncDef) -> None:

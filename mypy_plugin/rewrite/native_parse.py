@@ -28,7 +28,7 @@ from typing import Any, Final
 from mypy.options import Options
 from mypy.util import decode_python_encoding, hash_digest
 
-from . import parsed_trees
+from . import parse_count, parsed_trees
 from .transform import rewrite_for_parser
 
 TESTED_MYPY: Final = "2.4."  # the call site, result tuple and hash key were read in 2.4.1
@@ -81,6 +81,7 @@ _REWRITE_LOCK: Final = threading.Lock()
 
 def _make_wrapper(original: Callable[..., Any]) -> Callable[..., Any]:
     def parse(fnam: str, source: object = None, *args: Any, **kwargs: Any) -> Any:
+        parse_count.parsed(fnam if isinstance(fnam, str) else None)
         if not _registered(kwargs.get("always_true")):
             return original(fnam, source, *args, **kwargs)
         data = _original_bytes(fnam, source)

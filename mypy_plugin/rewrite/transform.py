@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from . import edit_proof, module_marker, reparse_guard
+from . import edit_proof, module_marker, parse_count, reparse_guard
 from .annotation_edits import EXPR_PREFIX, AnnotationRewriter, annotation_sites
 from .annotation_items import PyptoNames
 from .kernel_returns import KERNEL_RETURN_ALIAS, add_kernel_returns
@@ -135,6 +135,7 @@ def _guarded(source: str, parser_checks: bool, keep: Callable[[ast.Module], None
 
 def transform_source(source: object) -> object:
     """``Options.transform_source``: mypy may hand over ``str`` or ``bytes``."""
+    parse_count.parsed(None)
     if isinstance(source, bytes):
         try:
             text = source.decode("utf-8")

@@ -32,6 +32,20 @@ def k(x: pypto.Tensor([16, 64], pypto.DT_FP16), out: pypto.Tensor([16, 1], pypto
     out[:] = x.amax(-1, keepdim=True)
 '''
 
+HELPER_KERNEL = '''import pypto
+from tiles import COLS
+
+
+def row_max(x):
+    pypto.set_vec_tile_shapes(16, COLS)
+    return x.amax(-1, keepdim=True)
+
+
+@pypto.frontend.jit
+def k(x: pypto.Tensor([16, 64], pypto.DT_FP16), out: pypto.Tensor([16, 1], pypto.DT_FP16)):
+    out[:] = row_max(x)
+'''
+
 
 # A kernel called through a dict (PyPTO's own tests do this): a cold run reported mypy's "Too many
 # arguments" for the unpacked list, and the daemon re-checked the body with the variable's
@@ -98,6 +112,15 @@ SCENARIOS: dict[str, Scenario] = {
                       "    pypto.set_vec_tile_shapes(8, 64)\n    out[:] = x + x\n"},
         "dims.py", "ROWS = 8", "ROWS = 16",
     ),
+    # A helper checked again for the kernel's call reads a tile from another module: the finding
+    # of its copy goes (a copy check kept from before the edit would be a stale false positive),
+    # and comes back.
+    "helper_copy_tile_becomes_aligned": Scenario(
+        {"tiles.py": "import pypto\n\nCOLS = 8\n", "kernel.py": HELPER_KERNEL}, "tiles.py", "COLS = 8", "COLS = 16",
+    ),
+    "helper_copy_tile_becomes_misaligned": Scenario(
+        {"tiles.py": "import pypto\n\nCOLS = 16\n", "kernel.py": HELPER_KERNEL}, "tiles.py", "COLS = 16", "COLS = 8",
+    ),
     # A kernel through a dict; the edit is in another module, so the daemon re-checks this module's
     # targets without parsing it again (issue 37).
     "kernel_called_through_a_dict": Scenario(
@@ -155,7 +178,7 @@ class Daemon:
 # `dmypy check` (a started daemon) on the edits that go through another module or a cache; the
 # option edit only with `run` (`check` keeps the options the daemon started with, as for mypy's).
 _CHECKED = ("annotation_constant_in_other_module", "imported_tile_becomes_aligned", "kernel_called_through_a_dict",
-            "tile_literal_becomes_misaligned")
+            "tile_literal_becomes_misaligned", "helper_copy_tile_becomes_aligned", "helper_copy_tile_becomes_misaligned")
 CASES = [("run", name) for name in sorted(SCENARIOS)] + [("check", name) for name in _CHECKED]
 
 

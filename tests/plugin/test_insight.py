@@ -140,3 +140,53 @@ def test_nothing_is_recorded_unless_recording(tmp_path: Path) -> None:
     result = _check(path)
     assert insight.copies(str(path), _func(result.files["kernels"], "k")) == []
     assert os.path.exists(path)
+
+
+AGAIN = '''\
+import pypto
+import torch
+
+
+def scale(x):
+    y = x * 3.0
+    return y
+
+
+@pypto.frontend.jit
+def k(a: pypto.Tensor([], pypto.DT_FP32), out: pypto.Tensor([], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(4, 16)
+    b = a * 2.0
+    out[:] = scale(b)
+
+
+def test_k() -> None:
+    k(torch.ones(8, 16), torch.empty(8, 16))
+    k(torch.ones(8, 16), torch.empty(8, 16))
+'''
+
+
+def test_a_copy_check_kept_for_another_call_is_recorded_for_it(tmp_path: Path) -> None:
+    # The second host call has the same tensors: its check is the first one's (calls/copy_memo.py),
+    # and tools still see a copy for it, with the helper copy checked within it.
+    from mypy_plugin.calls.copy_memo import Stats
+    path = tmp_path / "kernels.py"
+    path.write_text(AGAIN, encoding="utf-8")
+    reused = Stats.reused
+    insight.recording(True)
+    try:
+        tree = _check(path).files["kernels"]
+        assert Stats.reused > reused
+        k, scale = _func(tree, "k"), _func(tree, "scale")
+        b = insight.span(_target(k, "b").rvalue)
+        assert [(c.label, c.tensors[b]) for c in insight.copies(str(path), k)] == [
+            ("the call at kernels.py:18", TensorVal((8, 16), "DT_FP32")),
+            ("the call at kernels.py:19", TensorVal((8, 16), "DT_FP32")),
+        ]
+        y = insight.span(_target(scale, "y").rvalue)
+        assert [(c.label, c.tensors.get(y)) for c in insight.copies(str(path), scale)] == [
+            ("the call of scale at kernels.py:14", TensorVal(None, "DT_FP32")),
+            ("the call of scale at kernels.py:14 within the call at kernels.py:18", TensorVal((8, 16), "DT_FP32")),
+            ("the call of scale at kernels.py:14 within the call at kernels.py:19", TensorVal((8, 16), "DT_FP32")),
+        ]
+    finally:
+        insight.recording(False)
