@@ -20,6 +20,9 @@ from . import module_sources
 
 _MARKERS: Final = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _by_path: dict[int, tuple[int, dict[str, str]]] = {}  # id(module table) -> (its size, path -> module name)
+# directory -> is it where pytest's search stops (a project marker, or the file system's root):
+# asked once per directory and build (emptied with _by_path)
+_roots: dict[Path, bool] = {}
 
 
 def names(api: object, path: str) -> list[str]:
@@ -34,16 +37,24 @@ def names(api: object, path: str) -> list[str]:
         conftest = str(directory / "conftest.py")
         if conftest in table and conftest != os.path.abspath(path):
             found.append(table[conftest])
-        if any((directory / m).exists() for m in _MARKERS) or directory.parent == directory:
+        if _is_root(directory):
             break
         directory = directory.parent
     return found[::-1]
+
+
+def _is_root(directory: Path) -> bool:
+    found = _roots.get(directory)
+    if found is None:
+        found = _roots[directory] = any((directory / m).exists() for m in _MARKERS) or directory.parent == directory
+    return found
 
 
 def _paths(modules: Mapping[str, object]) -> dict[str, str]:
     cached = _by_path.get(id(modules))
     if cached is None or cached[0] != len(modules):
         _by_path.clear()  # one build at a time
+        _roots.clear()
         table = {os.path.abspath(m.path): name for name, m in modules.items()
                  if isinstance(m, MypyFile) and os.path.basename(m.path) == "conftest.py"}
         cached = _by_path[id(modules)] = (len(modules), table)
