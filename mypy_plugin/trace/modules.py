@@ -55,9 +55,10 @@ class TracedModule:
                     plain_imports.add(name)
                 counts[name] = counts.get(name, 0) + 1
                 self._bindings[name] = binding
-        for name in _conditionally_bound(self.tree) | _globals_of_functions(self.tree):
+        declared_global, star = _walk_facts(self.tree)
+        for name in _conditionally_bound(self.tree) | declared_global:
             counts[name] = counts.get(name, 0) + 2
-        if any(isinstance(s, ast.ImportFrom) and any(a.name == "*" for a in s.names) for s in ast.walk(self.tree)):
+        if star:
             self._bindings.clear()  # a star import may bind any name
             return
         for name, n in counts.items():
@@ -164,5 +165,14 @@ def _conditionally_bound(tree: ast.Module) -> set[str]:
     return names
 
 
-def _globals_of_functions(tree: ast.Module) -> set[str]:
-    return {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
+def _walk_facts(tree: ast.Module) -> tuple[set[str], bool]:
+    """One walk of the whole tree: the names functions declare ``global``, and whether the module
+    has a star import."""
+    names: set[str] = set()
+    star = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            names.update(node.names)
+        elif isinstance(node, ast.ImportFrom) and not star:
+            star = any(a.name == "*" for a in node.names)
+    return names, star
