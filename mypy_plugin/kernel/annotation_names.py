@@ -43,10 +43,11 @@ def _bare_jit(dec: Decorator) -> bool:
                for d in dec.original_decorators)
 
 
-def _names_in(t: Type, out: set[str]) -> None:
-    """The names an annotation reads as written (after the source rewrite: dims kept as text too)."""
+def _names_in(t: Type, out: list[str]) -> None:
+    """The names an annotation reads as written (after the source rewrite: dims kept as text too),
+    in the order Python evaluates them."""
     if isinstance(t, UnboundType):
-        out.add(t.name.split(".", 1)[0])
+        out.append(t.name.split(".", 1)[0])
         for a in t.args:
             _names_in(a, out)
     elif isinstance(t, TypeList):
@@ -57,7 +58,8 @@ def _names_in(t: Type, out: set[str]) -> None:
             tree = ast.parse(t.literal_value[len(EXPR_PREFIX):], mode="eval")
         except SyntaxError:
             return
-        out.update(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
+        out.extend(n.id for n in sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name)),
+                                        key=lambda n: (n.lineno, n.col_offset)))
 
 
 def _bound_in(func: FuncDef) -> set[str]:
@@ -97,20 +99,25 @@ def check_annotation_names(api: CheckerPluginInterface, dec: Decorator) -> None:
     module = getattr(api, "tree", None)
     if not isinstance(enclosing, FuncDef) or sig is None or not hasattr(sig, "arg_types"):
         return
-    read: set[str] = set()
+    read: list[str] = []
     for t in sig.arg_types:
         _names_in(t, read)
-    candidates = read & _bound_in(enclosing)
-    if not candidates:
-        return
+    candidates = _bound_in(enclosing)
+    body = _read_in(dec.func)
     # a module global of the same name is what the frontend finds instead: no NameError
-    missing = sorted(n for n in candidates - _read_in(dec.func) if not (isinstance(module, MypyFile) and n in module.names))
-    for name in missing:
-        report(api, Finding(
-            codes.KERNEL_SCOPE,
-            f'jit kernel "{dec.func.name}": its annotations read "{name}", a variable of the enclosing function '
-            f'"{enclosing.name}" that the kernel body does not use; with a bare @pypto.frontend.jit the frontend '
-            f"cannot see it when it evaluates the annotations again at the first call (NameError: name '{name}' "
-            "is not defined)",
-            "decorate with @pypto.frontend.jit() (called, it captures the enclosing function's variables)",
-        ), dec.func)
+    missing = [n for n in dict.fromkeys(read) if n in candidates and n not in body
+               and not (isinstance(module, MypyFile) and n in module.names)]
+    if not missing:
+        return
+    # One finding per kernel (one fix removes them all); 0.2.0 names the first it evaluates.
+    quoted = [f'"{n}"' for n in missing]
+    names = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+    what = "a variable" if len(missing) == 1 else "variables"
+    report(api, Finding(
+        codes.KERNEL_SCOPE,
+        f'jit kernel "{dec.func.name}": its annotations read {names}, {what} of the enclosing function '
+        f'"{enclosing.name}" that the kernel body does not use; with a bare @pypto.frontend.jit the frontend '
+        f"cannot see {'it' if len(missing) == 1 else 'them'} when it evaluates the annotations again at the first "
+        f"call (NameError: name '{missing[0]}' is not defined)",
+        "decorate with @pypto.frontend.jit() (called, it captures the enclosing function's variables)",
+    ), dec.func)
