@@ -17,12 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import run  # noqa: E402  (run.py puts this directory on sys.path)
@@ -82,17 +79,7 @@ def main() -> None:
         hwm = run.proc_hwm_mib(pid)
     finally:
         target.write_text(original)
-        subprocess.run([*base, "stop"], cwd=proj, capture_output=True, timeout=300)
-        if pid is not None:
-            for _ in range(100):
-                if not Path(f"/proc/{pid}").exists():
-                    break
-                time.sleep(0.1)
-            else:
-                try:
-                    os.kill(pid, 9)  # the daemon this script started, by its own pid
-                except ProcessLookupError:
-                    pass
+        run.stop_daemon(base, proj, pid, timeout=300, wait_s=10.0)
         shutil.rmtree(cache, ignore_errors=True)
     print(f"| step | daemon CPU | client wall | mypy |\n|---|---|---|---|")
     for label, cpu, wall, summary in rows:

@@ -178,6 +178,22 @@ def plugin_recall(output: str, manifest: dict) -> dict:
 
 
 # --- dmypy --------------------------------------------------------------------------------
+def stop_daemon(base: list[str], proj: Path, pid: int | None, timeout: float = 120, wait_s: float = 5.0) -> None:
+    """``dmypy stop``, then wait up to ``wait_s`` for the daemon this run started to exit, and kill
+    it by its own pid if it has not."""
+    subprocess.run([*base, "stop"], cwd=proj, capture_output=True, timeout=timeout)
+    if pid is None:
+        return
+    for _ in range(int(wait_s * 10)):
+        if not Path(f"/proc/{pid}").exists():
+            return
+        time.sleep(0.1)
+    try:
+        os.kill(pid, 9)
+    except ProcessLookupError:
+        pass
+
+
 def proc_hwm_mib(pid: int) -> float:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -286,17 +302,7 @@ def bench_dmypy(py: str, proj: Path, cfg: str, edit_file: str, edits: int, log) 
     finally:
         target.write_text(original)
         dims.write_text(dims_original)
-        subprocess.run([*base, "stop"], cwd=proj, capture_output=True, timeout=120)
-        if pid is not None:
-            for _ in range(50):
-                if not Path(f"/proc/{pid}").exists():
-                    break
-                time.sleep(0.1)
-            else:
-                try:
-                    os.kill(pid, 9)  # the daemon this run started, by its own pid
-                except ProcessLookupError:
-                    pass
+        stop_daemon(base, proj, pid)
         shutil.rmtree(cache, ignore_errors=True)
     return res
 

@@ -27,7 +27,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,17 +87,7 @@ def daemon_steps(py: str, proj: Path, targets: list[str], edit: Path) -> dict[st
         out["dmypy-revert"] = check()
     finally:
         edit.write_text(original)
-        subprocess.run([*base, "stop"], cwd=proj, capture_output=True, timeout=120)
-        if pid is not None:
-            for _ in range(50):
-                if not Path(f"/proc/{pid}").exists():
-                    break
-                time.sleep(0.1)
-            else:
-                try:
-                    os.kill(pid, 9)  # the daemon this script started, by its own pid
-                except ProcessLookupError:
-                    pass
+        run.stop_daemon(base, proj, pid)
         shutil.rmtree(cache, ignore_errors=True)
     return out
 
