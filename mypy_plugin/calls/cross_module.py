@@ -236,8 +236,6 @@ def kernel_call(api: object, dec: Decorator, module: str, name: str, params: Par
     given = dict(declared)
     given.update({n: v for n, v in zip(tensor_names, vals)})
     declared.update({n: v for n, v in zip(tensor_names, params.declared)})
-    if given == declared and coverage.active() is None:
-        return  # the call's tensors are the annotations': the kernel's own check says it all
     found = trace(api, module, name, given, KERNEL_ENTRY, None)
     if found is None:
         return
