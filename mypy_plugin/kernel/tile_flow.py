@@ -15,7 +15,7 @@ from typing import Final
 
 from mypy.nodes import (
     ARG_NAMED, ARG_POS, ARG_STAR, AssignmentStmt, CallExpr, Decorator, Expression, FuncDef, IndexExpr,
-    MemberExpr, MypyFile, NameExpr, OpExpr, RefExpr, StarExpr, Statement, Var,
+    MemberExpr, MypyFile, NameExpr, OpExpr, RefExpr, StarExpr, Statement, TypeInfo, Var,
 )
 from mypy.types import TupleType, Type, get_proper_type
 
@@ -26,7 +26,7 @@ from .body_walk import child_exprs
 from .decorators import is_kernel
 from .matmul_flags import transposed_operand_fixes
 from .program_order import ProgramOrder
-from .tile_calls import SET_CUBE, SET_VEC, may_set_tiles, method_may_set_tiles, reads_lists
+from .tile_calls import SET_CUBE, SET_VEC, TileCalls, may_set_tiles, reads_lists
 from .tile_values import (
     SHAPE, Evaluator, Locals, Value, entry_locals, followed_vars, lookup, set_item, shapes_given,
     unpacked_names, with_value,
@@ -68,7 +68,7 @@ class _Pass:
         self.read(func, "body")
         found = self.setters.get(id(func))
         if found is None:
-            found = self.setters[id(func)] = may_set_tiles(func, self.module.fullname)
+            found = self.setters[id(func)] = may_set_tiles(func, self.module, self.modules, self.read)
         return found
 
     def forget_walk(self) -> None:
@@ -108,6 +108,7 @@ class _Flow(ProgramOrder[_State]):
         self.func = func
         followed, local = run.locals_of(func)
         self.values = Evaluator(func, followed, local, run.read, shapes_given(given), kernel_copies.root(func).fullname)
+        self.calls = TileCalls(func, run.module, run.modules, run.read, followed)
         self.at: dict[int, TileState] = {}
         # id(node) -> its position in program order (first visit): which of two findings comes first
         self.order: dict[int, int] = {}
@@ -235,19 +236,15 @@ class _Flow(ProgramOrder[_State]):
 
     def call(self, e: CallExpr, state: _State) -> _State:
         callee = e.callee
-        if isinstance(callee, MemberExpr) and not isinstance(callee.expr, (NameExpr, MemberExpr)):
-            return state
-        if not isinstance(callee, RefExpr):
-            return state
-        if callee.fullname == SET_VEC:
+        if isinstance(callee, RefExpr) and callee.fullname == SET_VEC:
             new = self._vec(e, state)
             return replace(state, tiles=TileState(new.vec if new else UNKNOWN, state.tiles.cube))
-        if callee.fullname == SET_CUBE:
+        if isinstance(callee, RefExpr) and callee.fullname == SET_CUBE:
             cube = self._cube(e, state)
             return replace(state, tiles=TileState(state.tiles.vec, cube if cube is not None else UNKNOWN))
-        node = callee.node
-        if node is None and isinstance(callee, MemberExpr) and method_may_set_tiles(callee, self.modules, self.module.fullname):
-            return replace(state, tiles=TileState(UNKNOWN, UNKNOWN))  # LAYOUT.tile(): an object's method
+        node = callee.node if isinstance(callee, RefExpr) else None
+        if node is None or isinstance(node, TypeInfo):  # CFG.layout.tile(), get_layout().tile(), Layout(8, 16), FNS[0](x)
+            return replace(state, tiles=TileState(UNKNOWN, UNKNOWN)) if self.calls.may_set(e) else state
         func = node.func if isinstance(node, Decorator) else node
         if not isinstance(func, FuncDef):
             return state
