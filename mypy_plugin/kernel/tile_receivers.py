@@ -12,7 +12,7 @@ from typing import Final
 from mypy.expandtype import expand_type_by_instance
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import (
-    ARG_POS, AssignmentStmt, BytesExpr, CallExpr, ComplexExpr, Decorator, DictExpr,
+    AssignmentStmt, BytesExpr, CallExpr, ComplexExpr, Decorator, DictExpr,
     DictionaryComprehension, Expression, FakeInfo, FloatExpr, FuncBase, FuncDef, IndexExpr, IntExpr, ListComprehension,
     ListExpr, MemberExpr, MypyFile, NameExpr, OpExpr, OverloadedFuncDef, RefExpr, SetComprehension, SetExpr,
     SliceExpr, StrExpr, TupleExpr, TypeInfo, UnaryExpr, Var,
@@ -124,7 +124,7 @@ class Receivers:
         if isinstance(var.type, Type) and not isinstance(var.type, UnboundType):
             return var.type
         sig = self.func.type
-        if isinstance(sig, CallableType) and index < len(sig.arg_types) and sig.arg_kinds[index] == ARG_POS:
+        if isinstance(sig, CallableType) and index < len(sig.arg_types) and not sig.arg_kinds[index].is_star():
             return sig.arg_types[index]
         return None
 
