@@ -105,7 +105,7 @@ class Receivers:
     # --- names ----------------------------------------------------------------------
     def _node(self, node: object, depth: int) -> Type | None:
         if isinstance(node, TypeInfo):
-            return TypeType(fill_typevars_with_any(node))
+            return TypeType.make_normalized(fill_typevars_with_any(node))
         if not isinstance(node, Var):
             return None
         if id(node) in self.params:
@@ -119,7 +119,7 @@ class Receivers:
         index = self.params[id(var)]
         if index == 0 and real_info(self.func.info) is not None and not self.func.is_static and self.func.name != "__new__":
             own = fill_typevars_with_any(self.func.info)
-            return TypeType(own) if self.func.is_class else own
+            return TypeType.make_normalized(own) if self.func.is_class else own
         # A copy checked with a call's tensors has them on its Vars; otherwise the signature.
         if isinstance(var.type, Type) and not isinstance(var.type, UnboundType):
             return var.type
