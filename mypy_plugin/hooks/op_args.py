@@ -31,7 +31,7 @@ from ..bridge.folding import bool_of_expr, int_of_expr, int_of_type
 from ..bridge.tensor_types import dtype_of_value, tensor_val
 from ..kernel.local_lists import ShapeLists
 from ..knowledge.ops import Key, TensorVal
-from ..knowledge.shapes import Dim
+from ..knowledge.shapes import Dim, is_dynamic
 from .index_keys import key_of
 
 _Slot = tuple[Union[Type, None], Union[Expression, None]]
@@ -191,7 +191,18 @@ class CallArgs:
         if s is None:
             return None
         t, e = self._shown(s)
-        return _dims_of(e, t)
+        shape = self._shape_of(e) if _is_shape_attr(e) else None
+        return shape if shape is not None else _dims_of(e, t)
+
+    def _shape_of(self, e: Expression | None) -> list[Dim] | None:
+        """``t.shape`` of a tensor of known rank: its dims. A dynamic dim is a SymbolicScalar at
+        trace time, not the -1 an annotation's DYNAMIC stands for: unknown here."""
+        if not isinstance(e, MemberExpr) or self.expr_type is None:
+            return None
+        val = tensor_val(self.expr_type(e.expr))
+        if val is None or val.shape is None:
+            return None
+        return [None if is_dynamic(d) else d for d in val.shape]
 
     def varargs_dims(self, pos: int) -> list[Dim] | None:
         """``zeros(*size)``: ints, or one sequence."""
@@ -200,6 +211,9 @@ class CallArgs:
         slots = self.slots[pos]
         if len(slots) == 1:
             t, e = self._shown(slots[0])
+            shape = self._shape_of(e) if _is_shape_attr(e) else None
+            if shape is not None:
+                return shape
             seq = _dims_of(e, t)
             if seq is not None and isinstance(e, (ListExpr, TupleExpr)):
                 return seq
@@ -272,6 +286,10 @@ def _is_scalar(t: Type) -> bool:
     if isinstance(p, LiteralType):
         p = p.fallback
     return isinstance(p, Instance) and any(p.type.has_base(name) for name in _SCALARS)
+
+
+def _is_shape_attr(e: Expression | None) -> bool:
+    return isinstance(e, MemberExpr) and e.name == "shape"
 
 
 def _dim_of(e: Expression | None, t: Type | None) -> Dim:
