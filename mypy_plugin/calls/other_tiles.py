@@ -18,9 +18,9 @@ from ..knowledge.tiles import TileState
 from ..trace.arguments import Actual
 from ..trace.run import parameter_names, parameters
 from ..trace.state import Shared
-from ..trace.values import UNKNOWN, Num, Seq, Value
+from ..trace.values import UNKNOWN, Num, Obj, Seq, Value
 from . import module_sources
-from .cross_module import digest, options, trace_and_reads
+from .cross_module import digest, module_object, options, trace_and_reads
 
 
 class OtherModules:
@@ -53,6 +53,29 @@ class OtherModules:
             return None, ((module, source.digest),)  # not a helper (a jit kernel), or the call does not fit it
         found, read = trace_and_reads(api, module, name, params, tiles, True)
         return (found.exit_tiles if found is not None else None), read
+
+
+    def method_tiles_after(self, obj: str, method: str, call: CallExpr, tiles: TileState
+                           ) -> tuple[TileState | None, tuple[tuple[str, str], ...]]:
+        api = self.api
+        module, _, name = obj.rpartition(".")
+        home = module_sources.load(api, module)
+        value = module_object(api, module, name)
+        if home is None or not isinstance(value, Obj):
+            return None, ((module, home.digest),) if home is not None else ()
+        source = module_sources.load(api, value.cls.module)
+        if source is None:
+            return None, ((module, home.digest),)
+        qualified = f"{value.cls.name}.{method}"
+        read = ((module, home.digest), (source.name, source.digest))
+        if any(kind not in (ARG_POS, ARG_NAMED) for kind in call.arg_kinds):
+            return None, read
+        actuals = [Actual(value, None), *(Actual(UNKNOWN, None, keyword) for keyword in call.arg_names)]
+        params = parameters(source, qualified, actuals, Shared(options(), lambda other: module_sources.load(api, other)))
+        if params is None:
+            return None, read
+        found, traced = trace_and_reads(api, source.name, qualified, params, tiles, True)
+        return (found.exit_tiles if found is not None else None), (*read, *traced)
 
 
 def _value(given: object) -> Value:

@@ -199,7 +199,12 @@ class _Flow(ProgramOrder[_State]):
             return replace(state, tiles=TileState(state.tiles.vec, cube if cube is not None else UNKNOWN))
         node = callee.node if isinstance(callee, RefExpr) else None
         if node is None or isinstance(node, TypeInfo):  # CFG.layout.tile(), get_layout().tile(), Layout(8, 16), FNS[0](x)
-            return replace(state, tiles=TileState(UNKNOWN, UNKNOWN)) if self.calls.may_set(e) else state
+            if not self.calls.may_set(e):
+                return state
+            obj = _module_object(callee)
+            after = self.run.other_method_effect(obj, callee.name, e, state.tiles) \
+                if obj is not None and isinstance(callee, MemberExpr) else None
+            return replace(state, tiles=after if after is not None else TileState(UNKNOWN, UNKNOWN))
         func = node.func if isinstance(node, Decorator) else node
         if not isinstance(func, FuncDef):
             return state
@@ -252,6 +257,15 @@ class _Flow(ProgramOrder[_State]):
                 if dims is not None:
                     given[target + SHAPE] = dims
         return given
+
+
+def _module_object(callee: Expression) -> str | None:
+    """``LAYOUT.forward`` / ``layout.LAYOUT.forward`` on a module-level object: its fullname."""
+    receiver = callee.expr if isinstance(callee, MemberExpr) else None
+    var = receiver.node if isinstance(receiver, RefExpr) else None
+    if isinstance(var, Var) and var.fullname and "." in var.fullname and not var.is_property:
+        return var.fullname
+    return None
 
 
 class TileFlowCache:

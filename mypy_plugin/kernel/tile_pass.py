@@ -23,6 +23,11 @@ class OtherTiles(Protocol):
         """The tiles after ``call`` of ``func`` entered with ``tiles`` and the int and list values of
         its arguments by parameter name (None: unknown), and the (module, digest) of what it read."""
 
+    def method_tiles_after(self, obj: str, method: str, call: CallExpr, tiles: TileState
+                           ) -> tuple[TileState | None, tuple[tuple[str, str], ...]]:
+        """The same for ``call`` of ``method`` of the module-level object ``obj`` (its fullname:
+        ``pkg.layout.LAYOUT``), built by a class whose body the tracer reads."""
+
     def digest(self, module: str) -> str | None:
         """The digest of ``module``'s source now."""
 
@@ -73,6 +78,13 @@ class Pass:
         if self.other is None:
             return None
         after, read = self.other.tiles_after(func, call, tiles, given)
+        self.sources.update(read)
+        return after
+
+    def other_method_effect(self, obj: str, method: str, call: CallExpr, tiles: TileState) -> TileState | None:
+        if self.other is None:
+            return None
+        after, read = self.other.method_tiles_after(obj, method, call, tiles)
         self.sources.update(read)
         return after
 
