@@ -122,9 +122,6 @@ def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str],
     return out
 
 
-_MARKERS: Final = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-
-
 def _conftest_in(directory: str) -> bool:
     path = os.path.join(directory, "conftest.py")
     try:
@@ -147,14 +144,15 @@ def _mentions_setter(path: str, mtime: int, size: int) -> bool:
 def conftest_changes_default_dtype(path: str) -> bool:
     """Does a ``conftest.py`` pytest loads for this file (in its directory or one above, up to
     the project's root) change torch's default float dtype? Then the module's default dtypes
-    are unknown."""
-    directory = Path(os.path.abspath(path)).parent
+    are unknown. Each ``conftest.py`` is looked at again on every call (one may appear in a
+    daemon's run); where the search stops is :func:`conftests.is_root`'s answer for the build."""
+    directory = os.path.dirname(os.path.abspath(path))
     for _ in range(32):
-        if _conftest_in(str(directory)):
+        if _conftest_in(directory):
             return True
-        if any((directory / m).exists() for m in _MARKERS) or directory.parent == directory:
+        if conftests.is_root(directory):
             return False
-        directory = directory.parent
+        directory = os.path.dirname(directory)
     return False
 
 
