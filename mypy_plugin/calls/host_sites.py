@@ -20,6 +20,7 @@ from ..host.module_facts import DEFAULT_DTYPE_SETTERS, scan
 from ..kernel.decorators import jit_kernel
 from ..host.values import Value
 from ..rewrite import parsed_trees
+from ..rewrite.call_forms import may_call_a_kernel
 from . import conftests, imported_constants
 
 _CACHE_SIZE: Final = 64
@@ -102,6 +103,9 @@ def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str],
                      conftest_trees: list[ast.Module]) -> ModuleSites:
     try:
         data = Path(path).read_bytes()
+        forms = parsed_trees.forms(path, data)  # what the calls of these very bytes may call
+        if forms is not None and not may_call_a_kernel(forms, kernel_namer(module, frozenset())):
+            return ModuleSites()  # no call of the module can be a kernel's (a kernel module)
         # the source rewrite's parse of these very bytes, when it kept one (parsed_trees)
         tree = parsed_trees.take(path, data) or ast.parse(data)
     except (OSError, SyntaxError, ValueError):
