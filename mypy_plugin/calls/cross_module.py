@@ -77,20 +77,27 @@ def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: 
     """``module``'s function ``name`` traced with ``params`` and entered with ``tiles`` (memoised
     while none of the sources it read changed); ``mirror``: as its own module's check sees it;
     ``into``: the caller writes the result whole into an output."""
+    return trace_and_reads(api, module, name, params, tiles, vec_set, mirror, into)[0]
+
+
+def trace_and_reads(api: object, module: str, name: str, params: dict[str, Value], tiles: TileState,
+                    vec_set: bool | None, mirror: bool = False, into: tuple[bool, str | None] | None = None
+                    ) -> tuple[Outcome | None, tuple[tuple[str, str], ...]]:
+    """:func:`trace`, and the (module, digest) of every source the trace read."""
     source = module_sources.load(api, module)
     if source is None:
-        return None
+        return None, ()
     recording, observing = coverage.active() is not None, insight.is_recording()
     key = (module, source.digest, name, tuple(sorted(params.items(), key=lambda kv: kv[0])), tiles, vec_set, options(),
            mirror, into, recording, observing)
     try:
         hash(key)
     except TypeError:
-        return None
+        return None, ()
     memo = _MEMO.get(key)
     if memo is not None and all(_digest(api, m) == d for m, d in memo[1]):  # (and records what it read)
         _MEMO.move_to_end(key)
-        return memo[0]
+        return memo
     shared = Shared(options(), lambda other: module_sources.load(api, other), ops=[] if recording else None)
     seen: dict[tuple[int, int, int, int], tuple[TensorVal, TileState]] = {}
     if observing:  # for the language server: the tensors and tiles of the function's own module
@@ -102,10 +109,15 @@ def trace(api: object, module: str, name: str, params: dict[str, Value], tiles: 
     found = trace_function(source, name, params, tiles, vec_set, shared, mirror=mirror, returns_into=into)
     if found is not None and seen:
         found = replace(found, seen=tuple((where, v, at) for where, (v, at) in seen.items()))
-    _MEMO[key] = (found, tuple((m, t.digest) for m, t in sorted(shared.loaded.items()) if t is not None))
+    answer = _MEMO[key] = (found, tuple((m, t.digest) for m, t in sorted(shared.loaded.items()) if t is not None))
     if len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
-    return found
+    return answer
+
+
+def digest(api: object, module: str) -> str | None:
+    """The digest of ``module``'s source as mypy analyzed it now (None: not readable)."""
+    return _digest(api, module)
 
 
 def _digest(api: object, module: str) -> str | None:

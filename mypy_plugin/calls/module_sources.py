@@ -55,10 +55,19 @@ def load(api: object, name: str) -> TracedModule | None:
 
 
 def _module(name: str, path: str, digest: int) -> TracedModule | None:
-    text = _text(path, *_stamp(path))
-    if text is None or source_digest(text) != digest:
+    stamp = _stamp(path)
+    text = _text(path, *stamp)
+    if text is None or _text_digest(path, *stamp) != digest:
         return None
     return _parsed(name, path, digest, text)
+
+
+@lru_cache(maxsize=256)
+def _text_digest(path: str, mtime: int, size: int) -> int | None:
+    """The digest of the text ``_text`` read (hashed once per version of the file: every check
+    that depends on another module's source asks, at each of its hooks)."""
+    text = _text(path, mtime, size)
+    return source_digest(text) if text is not None else None
 
 
 def _stamp(path: str) -> tuple[int, int]:

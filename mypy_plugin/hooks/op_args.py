@@ -31,7 +31,7 @@ from ..bridge.folding import bool_of_expr, int_of_expr, int_of_type
 from ..bridge.tensor_types import dtype_of_value, tensor_val
 from ..kernel.local_lists import ShapeLists
 from ..knowledge.ops import Key, TensorVal
-from ..knowledge.shapes import Dim
+from ..knowledge.shapes import Dim, is_dynamic
 from .index_keys import key_of
 
 _Slot = tuple[Union[Type, None], Union[Expression, None]]
@@ -46,8 +46,10 @@ class CallArgs:
         receiver: Type | None,
         receiver_expr: Expression | None,
         expr_type: Callable[[Expression], Type] | None,
+        recorded_type: Callable[[Expression], Type | None] | None = None,
     ) -> None:
         self.expr_type = expr_type
+        self.recorded_type = recorded_type  # mypy's type map: an expression's type where it was checked
         self._tensors: dict[tuple[Key, int], TensorVal | None] = {}  # the checks ask repeatedly
         self.names = names
         self.slots = slots
@@ -70,6 +72,7 @@ class CallArgs:
             None,
             None,
             _expr_typer(ctx),
+            _recorded(ctx),
         )
 
     @classmethod
@@ -87,6 +90,7 @@ class CallArgs:
             ctx.type,
             receiver_expr,
             _expr_typer(ctx),
+            _recorded(ctx),
         )
 
     @classmethod
@@ -108,6 +112,7 @@ class CallArgs:
             tensor,
             right,
             _expr_typer(ctx),
+            _recorded(ctx),
         )
 
     @classmethod
@@ -133,7 +138,7 @@ class CallArgs:
         method = cls.of_method(ctx)
         return cls(
             [None, *params], [method.slots[0], *slots], [[False], *[[False] * len(s) for s in slots]],
-            method.receiver, method.receiver_expr, method.expr_type,
+            method.receiver, method.receiver_expr, method.expr_type, method.recorded_type,
         )
 
     # --- lookup ---------------------------------------------------------------------
@@ -191,7 +196,21 @@ class CallArgs:
         if s is None:
             return None
         t, e = self._shown(s)
-        return _dims_of(e, t)
+        shape = self._shape_of(e) if _is_shape_attr(e) else None
+        return shape if shape is not None else _dims_of(e, t)
+
+    def _shape_of(self, e: Expression | None) -> list[Dim] | None:
+        """``t.shape`` of a tensor of known rank: its dims, from the type mypy recorded for ``t``
+        where ``.shape`` is read (a name bound to it earlier: there, not the name's type now). A
+        dynamic dim is a SymbolicScalar at trace time, not the -1 an annotation's DYNAMIC stands
+        for: unknown here."""
+        if not isinstance(e, MemberExpr) or self.recorded_type is None:
+            return None
+        t = self.recorded_type(e.expr)
+        val = tensor_val(t) if t is not None else None
+        if val is None or val.shape is None:
+            return None
+        return [None if is_dynamic(d) else d for d in val.shape]
 
     def varargs_dims(self, pos: int) -> list[Dim] | None:
         """``zeros(*size)``: ints, or one sequence."""
@@ -200,6 +219,9 @@ class CallArgs:
         slots = self.slots[pos]
         if len(slots) == 1:
             t, e = self._shown(slots[0])
+            shape = self._shape_of(e) if _is_shape_attr(e) else None
+            if shape is not None:
+                return shape
             seq = _dims_of(e, t)
             if seq is not None and isinstance(e, (ListExpr, TupleExpr)):
                 return seq
@@ -274,6 +296,10 @@ def _is_scalar(t: Type) -> bool:
     return isinstance(p, Instance) and any(p.type.has_base(name) for name in _SCALARS)
 
 
+def _is_shape_attr(e: Expression | None) -> bool:
+    return isinstance(e, MemberExpr) and e.name == "shape"
+
+
 def _dim_of(e: Expression | None, t: Type | None) -> Dim:
     v = int_of_expr(e)
     if v is None:
@@ -292,6 +318,17 @@ def _dims_of(e: Expression | None, t: Type | None) -> list[Dim] | None:
     if isinstance(p, TupleType):
         return [int_of_type(i) for i in p.items]
     return None
+
+
+def _recorded(ctx: FunctionContext | MethodContext) -> Callable[[Expression], Type | None] | None:
+    lookup = getattr(ctx.api, "lookup_type_or_none", None)
+    if lookup is None:
+        return None
+
+    def recorded(e: Expression) -> Type | None:
+        return cast("Type | None", lookup(e))
+
+    return recorded
 
 
 def _expr_typer(ctx: FunctionContext | MethodContext) -> Callable[[Expression], Type] | None:

@@ -7,6 +7,7 @@ from mypy.nodes import FuncDef, MypyFile, NameExpr
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext
 
 from ..calls import copy_memo
+from ..calls.other_tiles import OtherModules
 from ..config import PluginConfig
 from ..kernel import copies as kernel_copies
 from ..kernel.local_buffers import LocalBuffers
@@ -85,7 +86,7 @@ class Session:
         if where is None:
             return None
         module, func, modules = where
-        return self.tiles.transpose_fix(module, func, ctx.context, modules)
+        return self.tiles.transpose_fix(module, func, ctx.context, modules, OtherModules(ctx.api))
 
     def _tiles_at(self, ctx: FunctionContext | MethodContext) -> tuple[TileState, bool, FuncDef] | None:
         """The tiles in force at this call, whether the kernel sets a vec tile anywhere (a helper
@@ -94,7 +95,7 @@ class Session:
         if where is None:
             return None
         module, func, modules = where
-        state, exit_state = self.tiles.states(module, func, ctx.context, modules)
+        state, exit_state = self.tiles.states(module, func, ctx.context, modules, OtherModules(ctx.api))
         if state is None:
             return None
         called = kernel_copies.entry(func)
@@ -109,7 +110,7 @@ class Session:
             return None
         state, vec_set, func = at
         copy_memo.entry_read()  # what the helper is entered with comes from this copy's entry
-        values = self.tiles.call_values(where[0], func, ctx.context, where[2])
+        values = self.tiles.call_values(where[0], func, ctx.context, where[2], OtherModules(ctx.api))
         scope = self.cause_scope(ctx)
         check_root, path = (scope[0], scope[1]) if scope is not None else (None, ())
         return kernel_copies.Entry(state, vec_set, values, kernel_copies.root(func), check_root, path)
@@ -121,7 +122,7 @@ class Session:
         if where is None:
             return None
         module, func, modules = where
-        order = self.tiles.flow_of(module, func, modules).order.get(id(ctx.context))
+        order = self.tiles.flow_of(module, func, modules, OtherModules(ctx.api)).order.get(id(ctx.context))
         if order is None:
             return None
         called = kernel_copies.entry(func)
@@ -131,7 +132,7 @@ class Session:
 
     def causes(self, ctx: FunctionContext | MethodContext, root: FuncDef) -> dict[str, object] | None:
         where = self._where(ctx.api)
-        return None if where is None else self.tiles.flow_of(where[0], root, where[2]).causes
+        return None if where is None else self.tiles.flow_of(where[0], root, where[2], OtherModules(ctx.api)).causes
 
     def env(self, ctx: FunctionContext | MethodContext) -> Env | None:
         """Tiles in force at this call, or None outside a function (or if mypy hides it)."""

@@ -1,5 +1,6 @@
 """Shape lists bound once in a function and never changed (``shape = [8, D]`` then
-``x.reshape(shape)``): an op reads such a name as the list display it was bound to.
+``x.reshape(shape)``, or ``shape = x.shape`` then ``pypto.reshape(y, shape)``): an op reads such a
+name as the list display (or the ``.shape`` read) it was bound to.
 
 mypy types the name ``list[int]``, which holds no values. A list is mutable, so a name only
 qualifies when every use is provably a read: the one plain assignment binds it, and every other
@@ -11,7 +12,7 @@ any lambda or nested definition in the function (not walked) leave the name unkn
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, TypeGuard
 
 from mypy.nodes import (
     AssignmentStmt,
@@ -47,20 +48,27 @@ def _reads_arguments(call: CallExpr) -> bool:
     return False
 
 
+def _shape_list(e: Expression) -> TypeGuard[ListExpr | MemberExpr]:
+    """A list display with no ``*`` item, or a tensor's ``.shape`` (read where it is bound: the
+    tensor's type recorded there, whatever the name is bound to later)."""
+    if isinstance(e, ListExpr):
+        return not any(isinstance(i, StarExpr) for i in e.items)
+    return isinstance(e, MemberExpr) and e.name == "shape"
+
+
 class ShapeLists:
     """For one function: the list display each qualifying local is bound to."""
 
     def __init__(self, func: FuncDef) -> None:
-        self._lists: dict[int, ListExpr] = {}  # id(Var) -> its list display
+        self._lists: dict[int, ListExpr | MemberExpr] = {}  # id(Var) -> its list display or ``t.shape``
         stmts = list(statements(func.body.body))
         if any(isinstance(s, (FuncDef, Decorator, ClassDef)) for s in stmts):
             return
-        bound: dict[int, ListExpr] = {}
+        bound: dict[int, ListExpr | MemberExpr] = {}
         binding: set[int] = set()  # the NameExpr each list display is assigned to
         for s in stmts:
             if (isinstance(s, AssignmentStmt) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr)
-                    and isinstance(s.lvalues[0].node, Var) and isinstance(s.rvalue, ListExpr)
-                    and not any(isinstance(i, StarExpr) for i in s.rvalue.items)):
+                    and isinstance(s.lvalues[0].node, Var) and _shape_list(s.rvalue)):
                 bound[id(s.lvalues[0].node)] = s.rvalue
                 binding.add(id(s.lvalues[0]))
         if not bound:
@@ -87,8 +95,8 @@ class ShapeLists:
                 counts[id(n.node)] = counts.get(id(n.node), 0) + 1
         self._lists = {v: lst for v, lst in bound.items() if v not in spoiled and counts.get(v) == 1}
 
-    def display(self, e: Expression | None) -> ListExpr | None:
-        """The list display a qualifying name stands for; None for anything else."""
+    def display(self, e: Expression | None) -> ListExpr | MemberExpr | None:
+        """The list display (or ``t.shape``) a qualifying name stands for; None for anything else."""
         if not self._lists or not isinstance(e, NameExpr) or not isinstance(e.node, Var):
             return None
         return self._lists.get(id(e.node))

@@ -2,8 +2,9 @@
 
 Branches merge (different values become UNKNOWN), loop bodies are walked with the state
 they may be entered with on a later iteration, and calls to helpers of the same module that
-set tiles apply the helper's effect. A call into another (non-stub) module may set tiles we
-cannot see consistently in incremental runs, so it makes the state UNKNOWN.
+set tiles apply the helper's effect. A call of another (non-stub) module's function applies the
+effect its traced source gives (``OtherTiles``, from the hooks: its body may be only in mypy's
+cache); without one the state becomes UNKNOWN.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Final
 
 from mypy.nodes import (
     ARG_NAMED, ARG_POS, ARG_STAR, AssignmentStmt, CallExpr, Decorator, Expression, FuncDef, IndexExpr,
-    MemberExpr, MypyFile, NameExpr, OpExpr, RefExpr, StarExpr, Statement, Var,
+    MemberExpr, MypyFile, NameExpr, OpExpr, RefExpr, StarExpr, Statement, TypeInfo, Var,
 )
 from mypy.types import TupleType, Type, get_proper_type
 
@@ -26,9 +27,10 @@ from .body_walk import child_exprs
 from .decorators import is_kernel
 from .matmul_flags import transposed_operand_fixes
 from .program_order import ProgramOrder
-from .tile_calls import SET_CUBE, SET_VEC, may_set_tiles, method_may_set_tiles, reads_lists
+from .tile_pass import OtherTiles, Pass
+from .tile_calls import SET_CUBE, SET_VEC, TileCalls, reads_lists
 from .tile_values import (
-    SHAPE, Evaluator, Locals, Value, entry_locals, followed_vars, lookup, set_item, shapes_given,
+    SHAPE, Evaluator, Locals, Value, entry_locals, lookup, set_item, shapes_given,
     unpacked_names, with_value,
 )
 
@@ -36,53 +38,6 @@ _MAX_HELPER_DEPTH: Final = 8
 
 _CACHE_SIZE: Final = 512
 
-
-class _Pass:
-    """What one analysis of a function shares across the helpers it walks into: what the
-    result was read from (to know when it is stale) and each helper's effect, computed once."""
-
-    def __init__(self, module: MypyFile, modules: Mapping[str, MypyFile]) -> None:
-        self.module = module
-        self.modules = modules
-        # (object, attribute, value read): the result holds while every one is unchanged. In the
-        # daemon a function keeps its FuncDef across edits (mypy merges the new tree into the
-        # old nodes) and a constant in another module keeps its Var, with a new value.
-        self.inputs: dict[tuple[int, str], tuple[object, object]] = {}
-        self.effects: dict[tuple[object, ...], TileState] = {}
-        self.setters: dict[int, bool] = {}
-        self._locals: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
-
-    def locals_of(self, func: FuncDef) -> tuple[frozenset[int], frozenset[int]]:
-        """tile_values.followed_vars, once per function per pass."""
-        found = self._locals.get(id(func))
-        if found is None:
-            found = self._locals[id(func)] = followed_vars(func)
-        return found
-
-    def read(self, obj: object, attr: str) -> object:
-        value = getattr(obj, attr)
-        self.inputs.setdefault((id(obj), attr), (obj, value))
-        return value
-
-    def sets_tiles(self, func: FuncDef) -> bool:
-        self.read(func, "body")
-        found = self.setters.get(id(func))
-        if found is None:
-            found = self.setters[id(func)] = may_set_tiles(func, self.module.fullname)
-        return found
-
-    def forget_walk(self) -> None:
-        """Drop what is only needed while walking (the hooks read the flow, not these)."""
-        self.effects.clear()
-        self.setters.clear()
-        self._locals.clear()
-
-    def still_valid(self) -> bool:
-        return all(_same(getattr(obj, attr, None), value) for (_, attr), (obj, value) in self.inputs.items())
-
-
-def _same(a: object, b: object) -> bool:
-    return a is b or (type(a) is int and type(b) is int and a == b)
 
 
 @dataclass(frozen=True)
@@ -98,7 +53,7 @@ class _State:
 
 
 class _Flow(ProgramOrder[_State]):
-    def __init__(self, run: _Pass, depth: int, func: FuncDef, given: Mapping[str, Value]) -> None:
+    def __init__(self, run: Pass, depth: int, func: FuncDef, given: Mapping[str, Value]) -> None:
         """``given``: the int and list values (and tensor dims) the call passes its parameters."""
         self.run = run
         self.given = given
@@ -108,6 +63,7 @@ class _Flow(ProgramOrder[_State]):
         self.func = func
         followed, local = run.locals_of(func)
         self.values = Evaluator(func, followed, local, run.read, shapes_given(given), kernel_copies.root(func).fullname)
+        self.calls = TileCalls(func, run.module, run.modules, run.read, followed)
         self.at: dict[int, TileState] = {}
         # id(node) -> its position in program order (first visit): which of two findings comes first
         self.order: dict[int, int] = {}
@@ -235,19 +191,15 @@ class _Flow(ProgramOrder[_State]):
 
     def call(self, e: CallExpr, state: _State) -> _State:
         callee = e.callee
-        if isinstance(callee, MemberExpr) and not isinstance(callee.expr, (NameExpr, MemberExpr)):
-            return state
-        if not isinstance(callee, RefExpr):
-            return state
-        if callee.fullname == SET_VEC:
+        if isinstance(callee, RefExpr) and callee.fullname == SET_VEC:
             new = self._vec(e, state)
             return replace(state, tiles=TileState(new.vec if new else UNKNOWN, state.tiles.cube))
-        if callee.fullname == SET_CUBE:
+        if isinstance(callee, RefExpr) and callee.fullname == SET_CUBE:
             cube = self._cube(e, state)
             return replace(state, tiles=TileState(state.tiles.vec, cube if cube is not None else UNKNOWN))
-        node = callee.node
-        if node is None and isinstance(callee, MemberExpr) and method_may_set_tiles(callee, self.modules, self.module.fullname):
-            return replace(state, tiles=TileState(UNKNOWN, UNKNOWN))  # LAYOUT.tile(): an object's method
+        node = callee.node if isinstance(callee, RefExpr) else None
+        if node is None or isinstance(node, TypeInfo):  # CFG.layout.tile(), get_layout().tile(), Layout(8, 16), FNS[0](x)
+            return replace(state, tiles=TileState(UNKNOWN, UNKNOWN)) if self.calls.may_set(e) else state
         func = node.func if isinstance(node, Decorator) else node
         if not isinstance(func, FuncDef):
             return state
@@ -271,7 +223,8 @@ class _Flow(ProgramOrder[_State]):
         mod = self.modules.get(owner)
         if mod is not None and mod.is_stub or owner.startswith(("pypto", "builtins", "typing")):
             return state
-        return replace(state, tiles=TileState(UNKNOWN, UNKNOWN))
+        after = self.run.other_effect(func, e, state.tiles, dict(self.call_values.get(id(e), {})))
+        return replace(state, tiles=after if after is not None else TileState(UNKNOWN, UNKNOWN))
 
     def _note_given(self, e: CallExpr, state: _State) -> None:
         node = e.callee.node if isinstance(e.callee, RefExpr) else None
@@ -307,12 +260,13 @@ class TileFlowCache:
     bodies it read. Holds the function so ids stay unique."""
 
     def __init__(self) -> None:
-        self._flows: OrderedDict[int, tuple[FuncDef, _Pass, _Flow]] = OrderedDict()
+        self._flows: OrderedDict[int, tuple[FuncDef, Pass, _Flow]] = OrderedDict()
 
-    def _flow(self, module: MypyFile, func: FuncDef, modules: Mapping[str, MypyFile]) -> _Flow:
+    def _flow(self, module: MypyFile, func: FuncDef, modules: Mapping[str, MypyFile],
+              other: OtherTiles | None = None) -> _Flow:
         entry = self._flows.get(id(func))
-        if entry is None or entry[0] is not func or not entry[1].still_valid():
-            run = _Pass(module, modules)
+        if entry is None or entry[0] is not func or not entry[1].still_valid(other):
+            run = Pass(module, modules, other)
             kernel = is_kernel(module, func)
             run.read(func, "body")
             run.read(func, "is_decorated")
@@ -330,21 +284,23 @@ class TileFlowCache:
             self._flows.move_to_end(id(func))
         return entry[2]
 
-    def states(self, module: MypyFile, func: FuncDef, node: object,
-               modules: Mapping[str, MypyFile]) -> tuple[TileState | None, TileState]:
+    def states(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile],
+               other: OtherTiles | None = None) -> tuple[TileState | None, TileState]:
         """The tiles in force at ``node`` (None if the pass did not see it), and after the
-        whole body (every path merged)."""
-        flow = self._flow(module, func, modules)
+        whole body (every path merged); ``other``: the effect of other modules' functions."""
+        flow = self._flow(module, func, modules, other)
         return flow.at.get(id(node)), flow.exit
 
-    def transpose_fix(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile]) -> str | None:
-        return self._flow(module, func, modules).transpose_fixes.get(id(node))
+    def transpose_fix(self, module: MypyFile, func: FuncDef, node: object, modules: Mapping[str, MypyFile],
+                      other: OtherTiles | None = None) -> str | None:
+        return self._flow(module, func, modules, other).transpose_fixes.get(id(node))
 
-    def flow_of(self, module: MypyFile, func: FuncDef, modules: Mapping[str, MypyFile]) -> _Flow:
+    def flow_of(self, module: MypyFile, func: FuncDef, modules: Mapping[str, MypyFile],
+                other: OtherTiles | None = None) -> _Flow:
         """The pass over ``func`` (made now if needed): its program order and what kernel.root_causes keeps."""
-        return self._flow(module, func, modules)
+        return self._flow(module, func, modules, other)
 
     def call_values(self, module: MypyFile, func: FuncDef, call: object,
-                    modules: Mapping[str, MypyFile]) -> dict[str, Value]:
+                    modules: Mapping[str, MypyFile], other: OtherTiles | None = None) -> dict[str, Value]:
         """The int and list values the parameters of the helper called at ``call`` receive."""
-        return self._flow(module, func, modules).call_values.get(id(call), {})
+        return self._flow(module, func, modules, other).call_values.get(id(call), {})

@@ -71,7 +71,10 @@ def reduction(a: Args) -> Result:
     keep = a.bool_value("keepdim", 2, False)
     if keep is None:
         return TensorVal(None, x.dtype)
-    return TensorVal(shapes.reduce(x.shape, a.int_value("dim", 1), keep), x.dtype)
+    dim = a.int_value("dim", 1)
+    if dim is None:
+        return TensorVal(shapes.reduce_some_axis(x.shape, keep), x.dtype)
+    return TensorVal(shapes.reduce(x.shape, dim, keep), x.dtype)
 
 
 def var(a: Args) -> Result:
@@ -82,8 +85,10 @@ def var(a: Args) -> Result:
     if not a.given("dim", 1):
         return TensorVal((1,), x.dtype)
     dim = a.int_value("dim", 1)
-    if keep is None or dim is None:
+    if keep is None or dim is None and not a.python_int("dim", 1):
         return TensorVal(None, x.dtype)
+    if dim is None:
+        return TensorVal(shapes.reduce_some_axis(x.shape, keep), x.dtype)
     return TensorVal(shapes.reduce(x.shape, dim, keep), x.dtype)
 
 

@@ -165,6 +165,18 @@ def reduce(shape: Shape, axis: int | None, keepdim: bool) -> Shape:
     return shape[:ax] + shape[ax + 1:]
 
 
+def reduce_some_axis(shape: Shape, keepdim: bool) -> Shape:
+    """sum/amax/amin/prod/var over one int axis whose value is not known: the rank is (dims of 1
+    stay 1 with keepdim; which other dim became 1 or went is unknown)."""
+    if shape is None:
+        return None
+    if len(shape) == 1:
+        return (1,)
+    if keepdim:
+        return tuple(1 if d == 1 else None for d in shape)
+    return (None,) * (len(shape) - 1)
+
+
 def reduce_all(shape: Shape) -> Shape:
     return (1,)
 

@@ -18,14 +18,19 @@ DEEP = "import pypto\n\n\ndef reduce_rows(x):\n    return x.amax(-1, keepdim=Tru
 CLEAN_DEEP = DEEP.replace("x.amax(-1, keepdim=True)", "x")
 MID = ("import pypto\nfrom .deep import reduce_rows\n\n\ndef softmax_rows(x):\n    m = reduce_rows(x)\n"
        "    return pypto.exp(x - m)\n")
+SETUP = "import pypto\n\n\ndef warm(x):\n    pypto.set_vec_tile_shapes(16, 8)\n    return x\n"
 KERNEL = '''import pypto
 from pkg.mid import softmax_rows
+from pkg.setup import warm
 
 
 @pypto.frontend.jit
-def k(x: pypto.Tensor([16, 64], pypto.DT_BF16), out: pypto.Tensor([16, 64], pypto.DT_BF16)):
+def k(x: pypto.Tensor([16, 64], pypto.DT_BF16), out: pypto.Tensor([16, 64], pypto.DT_BF16),
+      s: pypto.Tensor([16, 1], pypto.DT_BF16)):
     pypto.set_vec_tile_shapes(16, 8)
     out[:] = softmax_rows(x)
+    warm(x)
+    s[:] = x.sum(-1, keepdim=True)
 '''
 INI = "[mypy]\nplugins = mypy_plugin\n"
 
@@ -37,6 +42,8 @@ SCENARIOS = {
     "helpers_module": ("pkg/mid.py", "    m = x * 0.5\n", "    m = reduce_rows(x)\n"),
     # the caller's tile: (16, 16) is aligned, (16, 8) is not
     "callers_tile": ("kernel.py", "set_vec_tile_shapes(16, 16)", "set_vec_tile_shapes(16, 8)"),
+    # a helper of another module sets the tile the kernel's reduction after the call runs under
+    "tile_a_helper_sets": ("pkg/setup.py", "set_vec_tile_shapes(16, 16)", "set_vec_tile_shapes(16, 8)"),
 }
 
 
@@ -46,8 +53,11 @@ def _project(root: Path, name: str) -> None:
     (root / "pkg" / "__init__.py").write_text("")
     (root / "pkg" / "deep.py").write_text(DEEP)
     (root / "pkg" / "mid.py").write_text(MID)
-    (root / "kernel.py").write_text(KERNEL)
+    (root / "pkg" / "setup.py").write_text(SETUP)
+    (root / "kernel.py").write_text(KERNEL if name != "tile_a_helper_sets" else KERNEL.replace("(16, 8)", "(16, 16)"))
     (root / "mypy.ini").write_text(INI)
+    # (the helper that sets the tile sets an aligned one, but in its own scenario)
+    (root / "pkg" / "setup.py").write_text(SETUP.replace("(16, 8)", "(16, 16)") if name != "tile_a_helper_sets" else SETUP)
     path, clean, buggy = SCENARIOS[name]
     text = (root / path).read_text()
     assert buggy in text
@@ -78,7 +88,10 @@ def test_warm_and_worker_runs_match_cold(tmp_path: Path, name: str) -> None:
         assert _mypy(tmp_path, tmp_path / ".workers", "--num-workers", "2") == []
     _apply(tmp_path, name)
     cold = _mypy(tmp_path, tmp_path / ".cold")
-    assert cold and "pkg/deep.py:5, through reduce_rows at mid.py:6" in cold[-1]
+    if name == "tile_a_helper_sets":  # the kernel's own reduction, under the helper's tile
+        assert cold and cold[0].startswith("kernel.py:12: error: Tensor.sum reduces the last axis of [16, 64] DT_BF16: vec tile (16, 8)")
+    else:
+        assert cold and "pkg/deep.py:5, through reduce_rows at mid.py:6" in cold[-1]
     assert _mypy(tmp_path, tmp_path / ".warm") == cold
     assert _mypy(tmp_path, tmp_path / ".workers", "--num-workers", "2") == cold
 

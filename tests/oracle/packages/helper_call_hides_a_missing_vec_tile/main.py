@@ -1,6 +1,5 @@
 # oracle: F21004 (no vec tile is ever set: the op of the second helper fails; the first one sets no tile)
-# expect: pypto-tile-missing 12
-# checker: known gap (the kernel's tile flow makes the tiles unknown after a call of another module's helper, found by the package differential, seed 1)
+# expect: pypto-tile-missing 11
 import pypto
 from pkg.blocks import project, scale
 

@@ -1,6 +1,5 @@
 # oracle: FC1001 (the helper's (8, 4) tile is in force at the kernel's reduction after the call)
-# expect: pypto-reduce-align 11
-# checker: known gap (the kernel's tile flow makes the tiles unknown after a call of another module's helper)
+# expect: pypto-reduce-align 10
 import pypto
 from pkg.setup import scaled
 

@@ -1,0 +1,30 @@
+# oracle: OK: LAYOUTS[0].tile() sets (8, 16), which the sum after the call runs under
+# expect: OK
+import torch
+import pypto
+
+
+class Layout:
+    def __init__(self, rows, width):
+        self.rows = rows
+        self.width = width
+
+    def tile(self):
+        pypto.set_vec_tile_shapes(self.rows, self.width)
+
+    def describe(self):
+        return (self.rows, self.width)
+
+
+LAYOUTS = [Layout(8, 16)]
+
+
+@pypto.frontend.jit(runtime_options={"run_mode": pypto.RunMode.SIM})
+def k(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 4)
+    LAYOUTS[0].tile()
+    out[:] = x.sum(-1, keepdim=True)
+
+
+def run() -> None:
+    k(torch.ones(8, 64), torch.ones(8, 1))

@@ -1,0 +1,38 @@
+# oracle: OK: self.layout.tile() in a method sets (8, 16) before the method's sum
+# expect: OK
+import torch
+import pypto
+
+
+class Layout:
+    def __init__(self, rows, width):
+        self.rows = rows
+        self.width = width
+
+    def tile(self):
+        pypto.set_vec_tile_shapes(self.rows, self.width)
+
+    def describe(self):
+        return (self.rows, self.width)
+
+
+class Model:
+    def __init__(self):
+        self.layout = Layout(8, 16)
+
+    def forward(self, x: pypto.Tensor([8, 64], pypto.DT_FP32)):
+        pypto.set_vec_tile_shapes(8, 4)
+        self.layout.tile()
+        return x.sum(-1, keepdim=True)
+
+
+MODEL = Model()
+
+
+@pypto.frontend.jit(runtime_options={"run_mode": pypto.RunMode.SIM})
+def k(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+    out[:] = MODEL.forward(x)
+
+
+def run() -> None:
+    k(torch.ones(8, 64), torch.ones(8, 1))

@@ -1,0 +1,34 @@
+# oracle: OK: layout.tile() on an unannotated parameter sets (8, 16) before the helper's sum
+# expect: OK
+import torch
+import pypto
+
+
+class Layout:
+    def __init__(self, rows, width):
+        self.rows = rows
+        self.width = width
+
+    def tile(self):
+        pypto.set_vec_tile_shapes(self.rows, self.width)
+
+    def describe(self):
+        return (self.rows, self.width)
+
+
+LAYOUT = Layout(8, 16)
+
+
+def reduce_rows(layout, x: pypto.Tensor([8, 64], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 4)
+    layout.tile()
+    return x.sum(-1, keepdim=True)
+
+
+@pypto.frontend.jit(runtime_options={"run_mode": pypto.RunMode.SIM})
+def k(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], pypto.DT_FP32)):
+    out[:] = reduce_rows(LAYOUT, x)
+
+
+def run() -> None:
+    k(torch.ones(8, 64), torch.ones(8, 1))
