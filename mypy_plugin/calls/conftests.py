@@ -22,7 +22,7 @@ _MARKERS: Final = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 _by_path: dict[int, tuple[int, dict[str, str]]] = {}  # id(module table) -> (its size, path -> module name)
 # directory -> is it where pytest's search stops (a project marker, or the file system's root):
 # asked once per directory and build (emptied with _by_path)
-_roots: dict[Path, bool] = {}
+_roots: dict[str, bool] = {}
 
 
 def names(api: object, path: str) -> list[str]:
@@ -32,21 +32,25 @@ def names(api: object, path: str) -> list[str]:
         return []
     table = _paths(modules)
     found: list[str] = []
-    directory = Path(os.path.abspath(path)).parent
+    real = os.path.abspath(path)
+    directory = os.path.dirname(real)
     for _ in range(32):
-        conftest = str(directory / "conftest.py")
-        if conftest in table and conftest != os.path.abspath(path):
+        conftest = os.path.join(directory, "conftest.py")
+        if conftest in table and conftest != real:
             found.append(table[conftest])
-        if _is_root(directory):
+        if is_root(directory):
             break
-        directory = directory.parent
+        directory = os.path.dirname(directory)
     return found[::-1]
 
 
-def _is_root(directory: Path) -> bool:
+def is_root(directory: str) -> bool:
+    """Does pytest's conftest search stop at ``directory`` (an absolute path)? Asked of the disk
+    once per directory and build."""
     found = _roots.get(directory)
     if found is None:
-        found = _roots[directory] = any((directory / m).exists() for m in _MARKERS) or directory.parent == directory
+        found = _roots[directory] = any(os.path.exists(os.path.join(directory, m)) for m in _MARKERS) \
+            or os.path.dirname(directory) == directory
     return found
 
 

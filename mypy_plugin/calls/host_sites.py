@@ -20,6 +20,7 @@ from ..host.module_facts import DEFAULT_DTYPE_SETTERS, scan
 from ..kernel.decorators import jit_kernel
 from ..host.values import Value
 from ..rewrite import parsed_trees
+from ..rewrite.call_forms import may_call_a_kernel
 from . import conftests, imported_constants
 
 _CACHE_SIZE: Final = 64
@@ -102,6 +103,9 @@ def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str],
                      conftest_trees: list[ast.Module]) -> ModuleSites:
     try:
         data = Path(path).read_bytes()
+        forms = parsed_trees.forms(path, data)  # what the calls of these very bytes may call
+        if forms is not None and not may_call_a_kernel(forms, kernel_namer(module, frozenset())):
+            return ModuleSites()  # no call of the module can be a kernel's (a kernel module)
         # the source rewrite's parse of these very bytes, when it kept one (parsed_trees)
         tree = parsed_trees.take(path, data) or ast.parse(data)
     except (OSError, SyntaxError, ValueError):
@@ -120,9 +124,6 @@ def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str],
         out.at.setdefault((site.line, site.column), []).append(site)
         out.of.setdefault(site.kernel, []).append(site)
     return out
-
-
-_MARKERS: Final = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
 
 def _conftest_in(directory: str) -> bool:
@@ -147,14 +148,15 @@ def _mentions_setter(path: str, mtime: int, size: int) -> bool:
 def conftest_changes_default_dtype(path: str) -> bool:
     """Does a ``conftest.py`` pytest loads for this file (in its directory or one above, up to
     the project's root) change torch's default float dtype? Then the module's default dtypes
-    are unknown."""
-    directory = Path(os.path.abspath(path)).parent
+    are unknown. Each ``conftest.py`` is looked at again on every call (one may appear in a
+    daemon's run); where the search stops is :func:`conftests.is_root`'s answer for the build."""
+    directory = os.path.dirname(os.path.abspath(path))
     for _ in range(32):
-        if _conftest_in(str(directory)):
+        if _conftest_in(directory):
             return True
-        if any((directory / m).exists() for m in _MARKERS) or directory.parent == directory:
+        if conftests.is_root(directory):
             return False
-        directory = directory.parent
+        directory = os.path.dirname(directory)
     return False
 
 

@@ -44,6 +44,7 @@ class Walk:
         self._stores: list[tuple[int, str]] = []  # names stored and parameters
         self._wild: list[int] = []  # anything may be bound: from m import *, globals(), vars(), exec
         self.called: set[str] = set()  # the names called (``f(...)``, not ``m.f(...)``)
+        self.calls: list[ast.Call] = []  # every call, in node order
         binds, stores, load = self._binds, self._stores, ast.Load
         stack: list[object] = [tree]
         nodes = self.nodes
@@ -78,6 +79,13 @@ class Walk:
             if isinstance(node, _FUNCTIONS) and node.decorator_list and (node.name in self.called or id(node) not in top):
                 return True
         return False
+
+    def bindings(self) -> tuple[list[tuple[ast.AST, str]], set[str]] | None:
+        """Each binding of a name with the node that binds it (a ``global`` or ``nonlocal`` one
+        counts twice), and the attributes the module sets; None when anything may be bound."""
+        if self._wild:
+            return None
+        return [(self.nodes[i], name) for i, name in self._binds], {name for _, name in self._attrs}
 
     def scope(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int]:
         """``func``'s slice of :attr:`nodes` (the function itself first)."""
@@ -123,6 +131,7 @@ class Walk:
                     binds.append((i, value))
 
     def _call(self, i: int, node: ast.Call) -> None:
+        self.calls.append(node)
         if not isinstance(node.func, ast.Name):
             return
         self.called.add(node.func.id)

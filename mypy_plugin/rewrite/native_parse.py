@@ -93,9 +93,9 @@ def _make_wrapper(original: Callable[..., Any]) -> Callable[..., Any]:
         except Exception:  # undecodable: the real parse reports it
             return original(fnam, source, *args, **kwargs)
         with _REWRITE_LOCK:
-            # the text itself if unchanged; a module that may call its own kernels leaves its
-            # parse for its host evaluation
-            new_text, unparsed = rewrite_for_parser(text, keep=lambda tree: parsed_trees.keep(fnam, data, tree))
+            # the text itself if unchanged; the parse (a module that may call its own kernels) and
+            # what its calls may call are left for its host evaluation
+            new_text, unparsed = rewrite_for_parser(text, keep=lambda tree, walk: parsed_trees.keep(fnam, data, tree, walk))
         if new_text is text or not isinstance(new_text, str):
             return original(fnam, source, *args, **kwargs)
         try:

@@ -7,6 +7,10 @@ rewrite keeps its tree for a file that calls a function it decorates, or decorat
 inside another (a kernel factory, a kernel defined in a test); the host evaluation takes it when
 it reads the very bytes that were parsed, else it parses them itself. Trees are taken once and the
 store is bounded, so a tree that nobody takes (a daemon's edits) does not keep memory for long.
+
+For every file it parses, the rewrite also leaves what its calls may call (:mod:`call_forms`, a
+few names): the host evaluation of a module none of whose calls can be a kernel's (a kernel
+module) then needs no parse at all.
 """
 
 from __future__ import annotations
@@ -17,8 +21,13 @@ import os
 import threading
 from typing import Final
 
+from .call_forms import CallForms, call_forms
+from .name_bindings import Walk
+
 _MAX_KEPT: Final = 256
+_MAX_FORMS: Final = 16384  # a few names each
 _kept: dict[str, tuple[bytes, ast.Module]] = {}  # absolute path -> (digest of the bytes parsed, tree)
+_forms: dict[str, tuple[bytes, CallForms | None]] = {}  # absolute path -> (digest, what its calls may call)
 _lock: Final = threading.Lock()  # parser threads keep, mypy's main thread takes
 
 
@@ -26,12 +35,30 @@ def _digest(data: bytes) -> bytes:
     return hashlib.sha1(data).digest()
 
 
-def keep(path: str, data: bytes, tree: ast.Module) -> None:
-    """``tree`` is the parse of ``data``, the bytes of ``path``."""
+def keep(path: str, data: bytes, tree: ast.Module, walk: Walk) -> None:
+    """``tree`` is the parse of ``data``, the bytes of ``path``, and ``walk`` the rewrite's walk of
+    it: the tree is kept when the module may call its own kernels, what its calls may call always."""
+    forms = call_forms(walk)
+    tree_kept = walk.calls_a_decorated_function(tree)
+    digest, real = _digest(data), os.path.abspath(path)
     with _lock:
-        if len(_kept) >= _MAX_KEPT:
-            _kept.clear()
-        _kept[os.path.abspath(path)] = (_digest(data), tree)
+        if len(_forms) >= _MAX_FORMS:
+            _forms.clear()
+        _forms[real] = (digest, forms)
+        if tree_kept:
+            if len(_kept) >= _MAX_KEPT:
+                _kept.clear()
+            _kept[real] = (digest, tree)
+
+
+def forms(path: str, data: bytes) -> CallForms | None:
+    """What the calls of ``path`` may call, if the rewrite parsed it from ``data`` and could tell
+    (None: parse it and see)."""
+    with _lock:
+        entry = _forms.get(os.path.abspath(path))
+    if entry is None or entry[0] != _digest(data):
+        return None
+    return entry[1]
 
 
 def take(path: str, data: bytes) -> ast.Module | None:

@@ -68,13 +68,14 @@ def rewrite_unchecked(source: str, tree: ast.Module | None = None) -> tuple[str,
     return out, tree
 
 
-def _rewrite(source: str, tree: ast.Module, keep: Callable[[ast.Module], None] | None = None) -> tuple[str, bool]:
+def _rewrite(source: str, tree: ast.Module, keep: Callable[[ast.Module, Walk], None] | None = None
+             ) -> tuple[str, bool]:
     """(rewritten source, whether :mod:`edit_proof` proves its edits in place); ``keep`` gets the
-    tree of a module that may call its own kernels (:mod:`parsed_trees`)."""
+    tree and its walk, for the host evaluation (:mod:`parsed_trees`)."""
     src = SourceText(source)
-    walk = Walk(tree)  # one walk serves the constants, the pypto names and the kernels
-    if keep is not None and walk.calls_a_decorated_function(tree):
-        keep(tree)
+    walk = Walk(tree)  # one walk serves the constants, the pypto names, the kernels and the calls
+    if keep is not None:
+        keep(tree, walk)
     consts = ModuleConstants(tree, walk)
     names = PyptoNames(walk.definitions)
     rewriter = AnnotationRewriter(src, consts, names)
@@ -104,15 +105,16 @@ def rewrite_source(source: str) -> str:
     return _guarded(source, parser_checks=False)[0]
 
 
-def rewrite_for_parser(source: str, keep: Callable[[ast.Module], None] | None = None) -> tuple[str, bool]:
+def rewrite_for_parser(source: str, keep: Callable[[ast.Module, Walk], None] | None = None) -> tuple[str, bool]:
     """As :func:`rewrite_source`, for a caller that parses the result itself: (text, whether
     the caller must take the input instead if the text does not parse). A rewrite whose edits
     are proven in place (:mod:`edit_proof`) skips the guard's second parse and comparison.
-    ``keep`` is given the parse of ``source`` when the module may call its own kernels."""
+    ``keep`` is given the parse of ``source`` and its walk (:func:`parsed_trees.keep`)."""
     return _guarded(source, parser_checks=True, keep=keep)
 
 
-def _guarded(source: str, parser_checks: bool, keep: Callable[[ast.Module], None] | None = None) -> tuple[str, bool]:
+def _guarded(source: str, parser_checks: bool, keep: Callable[[ast.Module, Walk], None] | None = None
+             ) -> tuple[str, bool]:
     if "pypto" not in source or not _WORTH_PARSING.search(source):
         return source, False
     try:

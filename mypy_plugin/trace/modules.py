@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Final
 
 from .values import UNKNOWN, Class, Func, ModuleRef, Ref, Value
 
@@ -166,13 +167,24 @@ def _conditionally_bound(tree: ast.Module) -> set[str]:
 
 
 def _walk_facts(tree: ast.Module) -> tuple[set[str], bool]:
-    """One walk of the whole tree: the names functions declare ``global``, and whether the module
-    has a star import."""
+    """One walk of the module's statements (no expression holds one): the names functions declare
+    ``global``, and whether the module has a star import."""
     names: set[str] = set()
     star = False
-    for node in ast.walk(tree):
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
         if isinstance(node, ast.Global):
             names.update(node.names)
-        elif isinstance(node, ast.ImportFrom) and not star:
-            star = any(a.name == "*" for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            star = star or any(a.name == "*" for a in node.names)
+        else:
+            for field in _BLOCK_FIELDS:
+                block = getattr(node, field, None)
+                if block:
+                    stack.extend(block)
     return names, star
+
+
+# the fields that hold statements (``handlers`` and ``cases`` hold nodes that have a ``body``)
+_BLOCK_FIELDS: Final = ("body", "orelse", "finalbody", "handlers", "cases")

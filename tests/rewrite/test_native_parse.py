@@ -227,3 +227,21 @@ def test_a_module_that_calls_its_kernel_leaves_its_parse_for_its_host_evaluation
     assert tree is not None
     assert ast.dump(tree, include_attributes=True) == ast.dump(ast.parse(data, type_comments=True), include_attributes=True)
     assert parsed_trees.take(str(hosted), data) is None  # taken once
+
+
+def test_the_wrapper_leaves_what_a_modules_calls_may_call(tmp_path: Path) -> None:
+    """parsed_trees.forms: for every file the rewrite parses, what its calls may call, for those
+    very bytes only (the host evaluation of a kernel module then skips its parse)."""
+    options = Options()
+    native_parse.register(options)
+    hosted, alone = tmp_path / "hosted.py", tmp_path / "alone.py"
+    hosted.write_text(HOSTED)
+    alone.write_text(KERNEL)
+    wrapper = native_parse._make_wrapper(Recorder())
+    for path in (hosted, alone):
+        wrapper(str(path), None, **_kwargs(options))
+    assert parsed_trees.forms(str(hosted), hosted.read_bytes()) is None  # calls ``k``, a jit def's name
+    forms = parsed_trees.forms(str(alone), alone.read_bytes())
+    assert forms is not None and forms.names == {"reveal_type"}
+    assert ("pypto", "set_vec_tile_shapes") in forms.attributes
+    assert parsed_trees.forms(str(alone), alone.read_bytes() + b"\n") is None  # other bytes: parse them
