@@ -8,6 +8,11 @@ tile (8, 64)), the dtypes the compiler was asked about (PROBED), those it compil
 those it rejected with a dtype message (REJECTED, with the message) and those that passed the
 dtype check and then failed in SIM mode with F92001 No pipe type (NO_PIPE). A pair in none of
 them is unknown.
+
+The SCALAR_ tables are the same for the scalar forms (``pypto.minimum(a, 2)``, ``a + 2``, ``2 - a``),
+per op and scalar kind: ``int`` (2 compiled), ``float`` (1.5 compiled) or ``number`` (2 compiled; an
+int or a float gives the same Element(input.dtype, v), and a sample of both kinds agreed on every
+pair). Every dtype of PROBED was asked for each op and kind of SCALAR_CALLS.
 """
 
 from __future__ import annotations
@@ -247,3 +252,138 @@ SUPPORTED['__itruediv__'] = SUPPORTED['__truediv__']
 if '__truediv__' in REJECTED:
     REJECTED['__itruediv__'] = REJECTED['__truediv__']
 CALLS['__itruediv__'] = CALLS['__truediv__']
+
+SCALAR_CALLS: Final[dict[str, dict[str, str]]] = {
+    'add': {'number': 'pypto.add(a, 2)'},
+    'sub': {'number': 'pypto.sub(a, 2)'},
+    'mul': {'number': 'pypto.mul(a, 2)'},
+    'div': {'number': 'pypto.div(a, 2)'},
+    'fmod': {'number': 'pypto.fmod(a, 2)'},
+    'remainder': {'number': 'pypto.remainder(a, 2)'},
+    'pow': {'int': 'pypto.pow(a, 2)', 'float': 'pypto.pow(a, 1.5)'},
+    'maximum': {'number': 'pypto.maximum(a, 2)'},
+    'minimum': {'number': 'pypto.minimum(a, 2)'},
+    'bitwise_and': {'int': 'pypto.bitwise_and(a, 2)'},
+    'bitwise_or': {'int': 'pypto.bitwise_or(a, 2)'},
+    'bitwise_xor': {'int': 'pypto.bitwise_xor(a, 2)'},
+    'bitwise_left_shift': {'int': 'pypto.bitwise_left_shift(a, 2)'},
+    'bitwise_right_shift': {'int': 'pypto.bitwise_right_shift(a, 2)'},
+    'gcd': {'int': 'pypto.gcd(a, 2)'},
+    'ceil_div': {'int': 'pypto.ceil_div(a, 2)'},
+    'eq': {'float': 'pypto.eq(a, 1.5)'},
+    'ne': {'float': 'pypto.ne(a, 1.5)'},
+    'lt': {'float': 'pypto.lt(a, 1.5)'},
+    'le': {'float': 'pypto.le(a, 1.5)'},
+    'gt': {'float': 'pypto.gt(a, 1.5)'},
+    'ge': {'float': 'pypto.ge(a, 1.5)'},
+    'greater': {'float': 'pypto.greater(a, 1.5)'},
+    'clip': {'number': 'pypto.clip(a, 2, 2)'},
+    '__add__': {'number': 'a + 2'},
+    '__sub__': {'number': 'a - 2'},
+    '__mul__': {'number': 'a * 2'},
+    '__truediv__': {'number': 'a / 2'},
+    '__floordiv__': {'number': 'a // 2'},
+    '__mod__': {'number': 'a % 2'},
+    '__pow__': {'int': 'a ** 2', 'float': 'a ** 1.5'},
+    '__eq__': {'float': 'a == 1.5'},
+    '__ne__': {'float': 'a != 1.5'},
+    '__lt__': {'float': 'a < 1.5'},
+    '__le__': {'float': 'a <= 1.5'},
+    '__gt__': {'float': 'a > 1.5'},
+    '__ge__': {'float': 'a >= 1.5'},
+    '__radd__': {'number': '2 + a'},
+    '__rsub__': {'number': '2 - a'},
+    '__rmul__': {'number': '2 * a'},
+    '__rtruediv__': {'number': '2 / a'},
+}
+
+SCALAR_SUPPORTED: Final[dict[str, dict[str, frozenset[str]]]] = {
+    'add': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'sub': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'mul': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'div': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'fmod': {'number': frozenset([])},
+    'remainder': {'number': frozenset([])},
+    'pow': {'int': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8']), 'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'maximum': {'number': frozenset(['DT_BF16', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32'])},
+    'minimum': {'number': frozenset(['DT_BF16', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32'])},
+    'bitwise_and': {'int': frozenset([])},
+    'bitwise_or': {'int': frozenset([])},
+    'bitwise_xor': {'int': frozenset([])},
+    'bitwise_left_shift': {'int': frozenset([])},
+    'bitwise_right_shift': {'int': frozenset([])},
+    'gcd': {'int': frozenset([])},
+    'ceil_div': {'int': frozenset(['DT_INT32'])},
+    'eq': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'ne': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'lt': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'le': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'gt': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'ge': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'greater': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'clip': {'number': frozenset(['DT_BF16', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32'])},
+    '__add__': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__sub__': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__mul__': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__truediv__': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__floordiv__': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__mod__': {'number': frozenset([])},
+    '__pow__': {'int': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8']), 'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__eq__': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__ne__': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__lt__': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__le__': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__gt__': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__ge__': {'float': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__radd__': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__rsub__': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__rmul__': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    '__rtruediv__': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+}
+
+SCALAR_REJECTED: Final[dict[str, dict[str, dict[str, str]]]] = {
+    'maximum': {'number': dict.fromkeys(['DT_BOOL', 'DT_INT64', 'DT_INT8', 'DT_UINT8'], 'RuntimeError: Errcode: FC0001! The datatype is not supported, func Maximum, file binary.cpp, line 535')},
+    'minimum': {'number': dict.fromkeys(['DT_BOOL', 'DT_INT64', 'DT_INT8', 'DT_UINT8'], 'RuntimeError: Errcode: FC0001! The datatype is not supported, func Minimum, file binary.cpp, line 549')},
+    'bitwise_left_shift': {'int': dict.fromkeys(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'], 'RuntimeError: Errcode: FC0001! Inputs datatype not supported, func CheckBitwiseShiftDtype, file bitwise_shift.cpp, line 74')},
+    'bitwise_right_shift': {'int': dict.fromkeys(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'], 'RuntimeError: Errcode: FC0001! Inputs datatype not supported, func CheckBitwiseShiftDtype, file bitwise_shift.cpp, line 74')},
+    'gcd': {'int': dict.fromkeys(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT64'], 'RuntimeError: Errcode: FC0001! This datatype is not supported, func Gcd, file binary.cpp, line 395')},
+    'ceil_div': {'int': dict.fromkeys(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT64', 'DT_INT8', 'DT_UINT8'], 'RuntimeError: Errcode: FC0001! CeilDiv only supports same data type for self and other! And it should be in DT_INT32., func CeilDiv, file binary.cpp, line 582')},
+    'clip': {'number': dict.fromkeys(['DT_BOOL', 'DT_INT64', 'DT_INT8', 'DT_UINT8'], 'RuntimeError: Errcode: FC0001! The datatype is not supported, func Clip, file math.cpp, line 900')},
+}
+
+SCALAR_NO_PIPE: Final[dict[str, dict[str, frozenset[str]]]] = {
+    'fmod': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'remainder': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'bitwise_and': {'int': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'bitwise_or': {'int': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'bitwise_xor': {'int': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+    'bitwise_left_shift': {'int': frozenset(['DT_INT16'])},
+    'bitwise_right_shift': {'int': frozenset(['DT_INT16'])},
+    'gcd': {'int': frozenset(['DT_INT16', 'DT_INT32', 'DT_INT8', 'DT_UINT8'])},
+    '__mod__': {'number': frozenset(['DT_BF16', 'DT_BOOL', 'DT_FP16', 'DT_FP32', 'DT_INT16', 'DT_INT32', 'DT_INT64', 'DT_INT8', 'DT_UINT8'])},
+}
+
+SCALAR_CALLS['__iadd__'] = SCALAR_CALLS['__add__']
+SCALAR_SUPPORTED['__iadd__'] = SCALAR_SUPPORTED['__add__']
+if '__add__' in SCALAR_REJECTED:
+    SCALAR_REJECTED['__iadd__'] = SCALAR_REJECTED['__add__']
+if '__add__' in SCALAR_NO_PIPE:
+    SCALAR_NO_PIPE['__iadd__'] = SCALAR_NO_PIPE['__add__']
+SCALAR_CALLS['__isub__'] = SCALAR_CALLS['__sub__']
+SCALAR_SUPPORTED['__isub__'] = SCALAR_SUPPORTED['__sub__']
+if '__sub__' in SCALAR_REJECTED:
+    SCALAR_REJECTED['__isub__'] = SCALAR_REJECTED['__sub__']
+if '__sub__' in SCALAR_NO_PIPE:
+    SCALAR_NO_PIPE['__isub__'] = SCALAR_NO_PIPE['__sub__']
+SCALAR_CALLS['__imul__'] = SCALAR_CALLS['__mul__']
+SCALAR_SUPPORTED['__imul__'] = SCALAR_SUPPORTED['__mul__']
+if '__mul__' in SCALAR_REJECTED:
+    SCALAR_REJECTED['__imul__'] = SCALAR_REJECTED['__mul__']
+if '__mul__' in SCALAR_NO_PIPE:
+    SCALAR_NO_PIPE['__imul__'] = SCALAR_NO_PIPE['__mul__']
+SCALAR_CALLS['__itruediv__'] = SCALAR_CALLS['__truediv__']
+SCALAR_SUPPORTED['__itruediv__'] = SCALAR_SUPPORTED['__truediv__']
+if '__truediv__' in SCALAR_REJECTED:
+    SCALAR_REJECTED['__itruediv__'] = SCALAR_REJECTED['__truediv__']
+if '__truediv__' in SCALAR_NO_PIPE:
+    SCALAR_NO_PIPE['__itruediv__'] = SCALAR_NO_PIPE['__truediv__']
