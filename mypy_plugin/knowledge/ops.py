@@ -18,7 +18,8 @@ from typing import Final, Literal, Union
 from . import matmul_rules, reduce_axes, rules
 from .dtypes import BOOL, FP32
 from .findings import Finding
-from .op_dtypes_data import REJECTED, SCALAR_REJECTED
+from .op_dtypes_data import REJECTED
+from .op_dtypes_scalar_data import SCALAR_REJECTED
 from .values import ANY as ANY
 from .values import SCALAR as SCALAR
 from .values import Args as Args

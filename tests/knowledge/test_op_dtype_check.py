@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mypy_plugin.knowledge import op_dtypes_data as data
+from mypy_plugin.knowledge import op_dtypes_scalar_data as scalar_data
 from mypy_plugin.knowledge.checks.op_dtypes import compiler_words, op_dtype, scalar_op_dtype, scalar_positions, tensor_positions
 from mypy_plugin.knowledge.checks.registry import op_checks
 from mypy_plugin.knowledge.codes.op_codes import OP_DTYPE
@@ -154,7 +155,7 @@ def test_a_scalar_form_is_reported_for_the_kind_of_scalar_it_was_probed_with() -
         "cast the tensor first (the result is then DT_INT32): pypto.minimum(pypto.cast(a, pypto.DT_INT32), 1); "
         "or keep DT_INT8 with a tensor operand: pypto.minimum of two DT_INT8 tensors compiles")
     # "number": an int or a float gives the same Element(input.dtype, v): a float is reported too
-    assert data.SCALAR_CALLS["minimum"] == {"number": "pypto.minimum(a, 2)"}
+    assert scalar_data.SCALAR_CALLS["minimum"] == {"number": "pypto.minimum(a, 2)"}
     assert scalar_op_dtype(call("minimum", "pypto.minimum", t("DT_INT8"), 0.5)) is not None
     # ceil_div was probed with an int only: a float scalar is another call
     assert scalar_op_dtype(call("ceil_div", "pypto.ceil_div", t("DT_FP32"), 2)) is not None
@@ -179,7 +180,7 @@ def test_scalar_positions_follow_the_probed_call() -> None:
     assert scalar_positions("__rsub__") == (0, (1,), True)  # 2 - a: the receiver is the tensor
     assert scalar_positions("__gt__") == (0, (1,), False)
     assert scalar_positions("log") is None
-    for op, kinds in data.SCALAR_REJECTED.items():
+    for op, kinds in scalar_data.SCALAR_REJECTED.items():
         for kind, row in kinds.items():
-            assert set(row) <= set(data.PROBED) and not set(row) & data.SCALAR_SUPPORTED[op][kind], (op, kind)
+            assert set(row) <= set(data.PROBED) and not set(row) & scalar_data.SCALAR_SUPPORTED[op][kind], (op, kind)
             assert all(compiler_words(text) != text for text in row.values()), op

@@ -71,7 +71,7 @@ def test_probe_no_tile_keeps_its_kernels_verdicts_and_table(tmp_path: Path, monk
 
 def test_the_committed_tables_are_what_the_scripts_render_from_their_rows() -> None:
     """Render from the rows of the current files: byte for byte the files (the format is unchanged)."""
-    from mypy_plugin.knowledge import no_tile_data, op_dtypes_data
+    from mypy_plugin.knowledge import no_tile_data, op_dtypes_data, op_dtypes_scalar_data
 
     every = [n for n, op in probe_no_tile.OPS.items() if op.tile in probe_no_tile.REGIMES and n not in probe_no_tile.SAME_AS]
     rendered = probe_no_tile.render(probe_no_tile.recorded(every), list(no_tile_data.PROBED))
@@ -79,5 +79,7 @@ def test_the_committed_tables_are_what_the_scripts_render_from_their_rows() -> N
     p = probe_op_dtypes
     ops = [n for n, op in p.OPS.items() if op.kind in p.KINDS and n not in p.SKIP and n not in p.SAME_AS]
     keys = [f"{op}/{kind}" for op in p.SCALAR_FORMS for kind in p.scalar_kinds(op)]
-    rendered = p.render(p.recorded(ops), list(op_dtypes_data.PROBED), p.recorded_scalars(keys))
+    rendered = p.render(p.recorded(ops), list(op_dtypes_data.PROBED))
     assert rendered == (ROOT / "mypy_plugin" / "knowledge" / "op_dtypes_data.py").read_text()
+    rendered = p.render_scalars(p.recorded_scalars(keys), list(op_dtypes_scalar_data.PROBED))
+    assert rendered == (ROOT / "mypy_plugin" / "knowledge" / "op_dtypes_scalar_data.py").read_text()

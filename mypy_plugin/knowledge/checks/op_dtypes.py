@@ -1,6 +1,7 @@
 """An op called on a dtype that 0.2.0 rejects when it builds the op (rule: op-dtype-support).
 
-The facts are the probed table ``op_dtypes_data.py`` (made by ``scripts/probe_op_dtypes.py``):
+The facts are the probed tables ``op_dtypes_data.py`` and ``op_dtypes_scalar_data.py`` (made by
+``scripts/probe_op_dtypes.py``):
 a call is reported only when its dtype was rejected for that very op, with the tensor operands
 of the probed call (``a``, ``b``) all of that dtype. A scalar form (``pypto.minimum(a, 2)``,
 ``2 - a``) is its own call: reported only when the table's scalar form of that op rejected the
@@ -16,6 +17,7 @@ from functools import lru_cache
 from typing import Final
 
 from .. import op_dtypes_data as data
+from .. import op_dtypes_scalar_data as scalar_data
 from ..codes.op_codes import OP_DTYPE
 from ..dtypes import DTYPES
 from ..findings import Finding
@@ -81,7 +83,7 @@ def scalar_positions(op: str) -> tuple[int, tuple[int, ...], bool] | None:
     """Where the probed scalar call has its tensor and its scalars, and whether the scalar is on the
     left of an operator: ``pypto.clip(a, 2, 2)``: (0, (1, 2), False); ``2 - a``: (0, (1,), True)
     (an operator's tensor is the receiver, position 0, whichever side it is written on)."""
-    calls = data.SCALAR_CALLS.get(op)
+    calls = scalar_data.SCALAR_CALLS.get(op)
     if not calls:
         return None
     node = ast.parse(next(iter(calls.values())), mode="eval").body
@@ -99,7 +101,7 @@ def _scalar_row(op: str, kinds: set[str], dt: str) -> tuple[str, str] | None:
     """(the probed kind, the compiler's text) that rejected ``dt`` for scalars of ``kinds``: a
     "number" row covers any; an "int" or "float" row only scalars of its kind; a scalar that may be
     either needs both rows to reject it."""
-    rows = data.SCALAR_REJECTED.get(op, {})
+    rows = scalar_data.SCALAR_REJECTED.get(op, {})
     if dt in rows.get("number", {}):
         return "number", rows["number"][dt]
     for kind in ("int", "float"):
@@ -112,7 +114,7 @@ def _scalar_row(op: str, kinds: set[str], dt: str) -> tuple[str, str] | None:
 def scalar_op_dtype(c: Call) -> Finding | None:
     """FC0001 on a scalar form the two-tensor call may not have (``pypto.minimum(a, 2)`` on DT_INT8)."""
     where = scalar_positions(c.op)
-    if where is None or c.op not in data.SCALAR_REJECTED:
+    if where is None or c.op not in scalar_data.SCALAR_REJECTED:
         return None
     tpos, spos, left = where
     x, kinds = c.args.tensor(tpos, tpos), [c.args.number_kind(p, p) for p in spos]
@@ -122,8 +124,8 @@ def scalar_op_dtype(c: Call) -> Finding | None:
     if found is None:
         return None
     row, text = found
-    supported = data.SCALAR_SUPPORTED.get(c.op, {}).get(row, frozenset())
-    passes = supported or data.SCALAR_NO_PIPE.get(c.op, {}).get(row, frozenset())
+    supported = scalar_data.SCALAR_SUPPORTED.get(c.op, {}).get(row, frozenset())
+    passes = supported or scalar_data.SCALAR_NO_PIPE.get(c.op, {}).get(row, frozenset())
     if not passes:  # no dtype gets past this scalar form on 0.2.0: not a dtype rule
         return None
     dt, kind = x.dtype, DTYPES[x.dtype].kind if x.dtype in DTYPES else "float"

@@ -15,7 +15,8 @@ from typing import Final
 from ..op_call import Call
 from ..ops import Op
 from ..shapes import is_dynamic, normalize_axis
-from ..op_dtypes_data import REJECTED, SCALAR_REJECTED
+from ..op_dtypes_data import REJECTED
+from ..op_dtypes_scalar_data import SCALAR_REJECTED
 from ..tiles import UNKNOWN
 from ..values import TensorVal
 from . import dynamic as dyn
