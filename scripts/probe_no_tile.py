@@ -26,9 +26,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from mypy_plugin.knowledge.ops import OPS  # noqa: E402
-from tests.oracle.runner import compile_file  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from probe_grid import run_grid  # noqa: E402
 from probe_op_dtypes import DTYPES, OPERATORS, SAME_AS, SPECIAL  # noqa: E402
 
 OUT = os.path.join(ROOT, "mypy_plugin", "knowledge", "no_tile_data.py")
@@ -104,16 +104,7 @@ def verdict(v: object) -> tuple[str, str]:
 
 
 def probe(ops: list[str], dtypes: list[str], workdir: str) -> dict[str, dict[str, tuple[str, str]]]:
-    table: dict[str, dict[str, tuple[str, str]]] = {}
-    for op in ops:
-        row = table.setdefault(op, {})
-        for dt in dtypes:
-            path = os.path.join(workdir, f"{op.strip('_')}_{dt}.py")
-            with open(path, "w") as f:
-                f.write(kernel(op, dt))
-            row[dt] = verdict(compile_file(path, os.path.join(workdir, "run")))
-            print(f"{op:22} {dt:9} {row[dt][0]:7} {row[dt][1]}", flush=True)
-    return table
+    return run_grid(ops, dtypes, kernel, verdict, workdir, width=7)
 
 
 def render(table: dict[str, dict[str, tuple[str, str]]], dtypes: list[str]) -> str:

@@ -31,9 +31,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from mypy_plugin.knowledge.ops import OPS  # noqa: E402
-from tests.oracle.runner import compile_file  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from probe_grid import Grid, run_grid  # noqa: E402
 
 OUT = os.path.join(ROOT, "mypy_plugin", "knowledge", "op_dtypes_data.py")
+OUT_SCALARS = os.path.join(ROOT, "mypy_plugin", "knowledge", "op_dtypes_scalar_data.py")
 
 # pypto dtype -> torch dtype of the input tensors
 DTYPES: dict[str, str] = {
@@ -69,6 +71,41 @@ SKIP = {"clone", "fill_", "triu_", "tril_", "__pos__", "prelu", "lrelu"}  # no d
 KINDS = ("elementwise", "compare", "unary", "reduction")
 REDUCED = {"sum", "amax", "amin", "prod", "var"}
 
+# The scalar forms (``{s}`` is the scalar): a Python number becomes Element(input.dtype, v) (pow: an
+# INT32 Element for an int, an FP32 one for a float), so the op is built on other operands than the
+# two-tensor call. A reflected operator is its own form (``2 - a`` is neg(a - 2), ``2 / a`` is
+# reciprocal(a) * 2); ``a += 2`` is ``a + 2``.
+SCALAR_FORMS: dict[str, str] = {
+    **{op: f"pypto.{op}(a, {{s}})" for op in (
+        "add", "sub", "mul", "div", "fmod", "remainder", "pow", "maximum", "minimum", "bitwise_and", "bitwise_or",
+        "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "gcd", "ceil_div",
+        "eq", "ne", "lt", "le", "gt", "ge", "greater")},
+    "clip": "pypto.clip(a, {s}, {s})",
+    **{op: expr.replace("b", "{s}") for op, expr in OPERATORS.items() if "b" in expr},
+    "__radd__": "{s} + a", "__rsub__": "{s} - a", "__rmul__": "{s} * a", "__rtruediv__": "{s} / a",
+}
+SCALAR_SAME_AS: dict[str, str] = {
+    "__iadd__": "__add__", "__isub__": "__sub__", "__imul__": "__mul__", "__itruediv__": "__truediv__",
+}
+# The scalar of each kind. "int" and "float" are probed apart only where they can differ: pow (an
+# INT32 or an FP32 Element); a comparison binds a float only (an int is a TypeError, rule:
+# compare-float-scalar); the bitwise ops, gcd and ceil_div take an int. Elsewhere the kind is
+# "number": an int is compiled, and a float gives the same Element(input.dtype, v) (a sample of both
+# kinds, ``--sample``, gave the same verdict on every pair).
+SCALARS: dict[str, str] = {"int": "2", "float": "1.5", "number": "2"}
+FLOAT_ONLY = {op for op, row in OPS.items() if row.kind == "compare"}
+INT_ONLY = {"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "gcd", "ceil_div"}
+BOTH_KINDS = {"pow", "__pow__"}
+
+
+def scalar_kinds(op: str) -> tuple[str, ...]:
+    return (("float",) if op in FLOAT_ONLY else ("int",) if op in INT_ONLY else ("int", "float")
+            if op in BOTH_KINDS else ("number",))
+
+
+def scalar_call(op: str, kind: str) -> str:
+    return SCALAR_FORMS[op].format(s=SCALARS[kind])
+
 
 def expression(op: str, kind: str) -> str:
     if op in OPERATORS:
@@ -81,7 +118,10 @@ def expression(op: str, kind: str) -> str:
 
 
 def kernel(op: str, kind: str, dt: str) -> str:
-    out_shape = "[8, 1]" if op in REDUCED else "[8, 64]"
+    return kernel_of(expression(op, kind), "[8, 1]" if op in REDUCED else "[8, 64]", dt)
+
+
+def kernel_of(expr: str, out_shape: str, dt: str) -> str:
     tdt = DTYPES[dt]
     return f"""import pypto
 import torch
@@ -91,7 +131,7 @@ import torch
 def k(a: pypto.Tensor([8, 64], pypto.{dt}), b: pypto.Tensor([8, 64], pypto.{dt}),
       out: pypto.Tensor({out_shape}, pypto.{dt})):
     pypto.set_vec_tile_shapes(8, 64)
-    out[:] = {expression(op, kind)}
+    out[:] = {expr}
 
 
 def run() -> None:
@@ -100,24 +140,21 @@ def run() -> None:
 """
 
 
-def probe(ops: list[str], dtypes: list[str], workdir: str) -> dict[str, dict[str, tuple[str, str]]]:
+def verdict(v: object) -> tuple[str, str]:
+    """("ok" | "dtype" | "nopipe" | "other", the first line of the compiler's text)."""
+    text: str = getattr(v, "text")
+    kind = "ok" if getattr(v, "accepted") else (
+        "nopipe" if NO_PIPE.search(text) else "dtype" if DTYPE_REJECTION.search(text) else "other")
+    return kind, text.splitlines()[0][:160] if text else ""
+
+
+def probe(ops: list[str], dtypes: list[str], workdir: str) -> Grid:
     """op -> dtype -> (verdict "ok" | "dtype" | "nopipe" | "other", first line of the compiler's text)."""
-    table: dict[str, dict[str, tuple[str, str]]] = {}
-    for op in ops:
-        row = table.setdefault(op, {})
-        for dt in dtypes:
-            path = os.path.join(workdir, f"{op.strip('_')}_{dt}.py")
-            with open(path, "w") as f:
-                f.write(kernel(op, OPS[op].kind, dt))
-            v = compile_file(path, os.path.join(workdir, "run"))
-            verdict = "ok" if v.accepted else (
-                "nopipe" if NO_PIPE.search(v.text) else "dtype" if DTYPE_REJECTION.search(v.text) else "other")
-            row[dt] = (verdict, v.text.splitlines()[0][:160] if v.text else "")
-            print(f"{op:22} {dt:9} {verdict:5} {row[dt][1]}", flush=True)
-    return table
+    return run_grid(ops, dtypes, lambda op, dt: kernel(op, OPS[op].kind, dt), verdict, workdir)
 
 
-def render(table: dict[str, dict[str, tuple[str, str]]], dtypes: list[str]) -> str:
+def render(table: Grid, dtypes: list[str]) -> str:
+    """The data file of the tensor forms (``table``, by op)."""
     lines = [
         '"""Generated by scripts/probe_op_dtypes.py from PyPTO 0.2.0 (SIM mode): do not edit by hand.',
         "",
@@ -144,21 +181,15 @@ def render(table: dict[str, dict[str, tuple[str, str]]], dtypes: list[str]) -> s
         "SUPPORTED: Final[dict[str, frozenset[str]]] = {",
     ]
     for op, row in table.items():
-        ok = sorted(dt for dt, (v, _) in row.items() if v == "ok")
-        lines.append(f"    {op!r}: frozenset({ok!r}),")
+        lines.append(f"    {op!r}: frozenset({_with(row, 'ok')!r}),")
     lines += ["}", "", "REJECTED: Final[dict[str, dict[str, str]]] = {"]
     for op, row in table.items():
-        by_text: dict[str, list[str]] = {}
-        for dt, (v, text) in sorted(row.items()):
-            if v == "dtype":
-                by_text.setdefault(text, []).append(dt)
-        if by_text:  # one line per message: dict.fromkeys(dtypes, message)
-            parts = [f"dict.fromkeys({dts!r}, {text!r})" for text, dts in by_text.items()]
-            joined = parts[0] if len(parts) == 1 else "{" + ", ".join("**" + p for p in parts) + "}"
+        joined = _by_message(row)
+        if joined:
             lines.append(f"    {op!r}: {joined},")
     lines += ["}", "", "NO_PIPE: Final[dict[str, frozenset[str]]] = {"]
     for op, row in table.items():
-        nopipe = sorted(dt for dt, (v, _) in row.items() if v == "nopipe")
+        nopipe = _with(row, "nopipe")
         if nopipe:
             lines.append(f"    {op!r}: frozenset({nopipe!r}),")
     lines += ["}", ""]
@@ -169,11 +200,73 @@ def render(table: dict[str, dict[str, tuple[str, str]]], dtypes: list[str]) -> s
     return "\n".join(lines) + "\n"
 
 
-def recorded(ops: list[str]) -> dict[str, dict[str, tuple[str, str]]]:
+def _with(row: dict[str, tuple[str, str]], verdict: str) -> list[str]:
+    return sorted(dt for dt, (v, _) in row.items() if v == verdict)
+
+
+def _by_message(row: dict[str, tuple[str, str]]) -> str:
+    """The rejected dtypes as one ``dict.fromkeys(dtypes, message)`` per message ("" if none)."""
+    by_text: dict[str, list[str]] = {}
+    for dt, (v, text) in sorted(row.items()):
+        if v == "dtype":
+            by_text.setdefault(text, []).append(dt)
+    parts = [f"dict.fromkeys({dts!r}, {text!r})" for text, dts in by_text.items()]
+    return "" if not parts else parts[0] if len(parts) == 1 else "{" + ", ".join("**" + p for p in parts) + "}"
+
+
+def render_scalars(scalars: Grid, dtypes: list[str]) -> str:
+    """The data file of the scalar forms (``scalars``, by ``op/kind``)."""
+    by_op: dict[str, dict[str, dict[str, tuple[str, str]]]] = {}
+    for key, row in scalars.items():
+        op, kind = key.split("/")
+        by_op.setdefault(op, {})[kind] = row
+    lines = [
+        '"""Generated by scripts/probe_op_dtypes.py from PyPTO 0.2.0 (SIM mode): do not edit by hand.',
+        "",
+        "The scalar forms of ``op_dtypes_data.py`` (``pypto.minimum(a, 2)``, ``a + 2``, ``2 - a``): per op and",
+        "scalar kind, the call compiled (SCALAR_CALLS; ``a`` is an [8, 64] tensor of the dtype, under the vec",
+        "tile (8, 64)) and, as there, the dtypes it compiled on, those it rejected with a dtype message and",
+        "those that passed the dtype check and then failed with F92001. Kinds: ``int`` (2 compiled),",
+        "``float`` (1.5 compiled) or ``number`` (2 compiled; an int or a float gives the same",
+        "Element(input.dtype, v), and a sample of both kinds, ``--sample``, agreed on every pair). Every dtype",
+        "of PROBED was asked for each op and kind. Regenerate with ``python scripts/probe_op_dtypes.py",
+        "--forms scalar``. Read by the ``pypto-op-dtype`` check (docs/rules.md, rule: op-dtype-support).",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from typing import Final",
+        "",
+        f"PROBED: Final[tuple[str, ...]] = {tuple(dtypes)!r}",
+        "",
+        "SCALAR_CALLS: Final[dict[str, dict[str, str]]] = {",
+    ]
+    lines += [f"    {op!r}: {{{', '.join(f'{k!r}: {scalar_call(op, k)!r}' for k in kinds)}}}," for op, kinds in by_op.items()]
+    lines += ["}", "", "SCALAR_SUPPORTED: Final[dict[str, dict[str, frozenset[str]]]] = {"]
+    for op, kinds in by_op.items():
+        cells = [f"{k!r}: frozenset({_with(row, 'ok')!r})" for k, row in kinds.items()]
+        lines.append(f"    {op!r}: {{{', '.join(cells)}}},")
+    for name, verdicts in (("SCALAR_REJECTED", "dtype"), ("SCALAR_NO_PIPE", "nopipe")):
+        typ = "dict[str, str]" if verdicts == "dtype" else "frozenset[str]"
+        lines += ["}", "", f"{name}: Final[dict[str, dict[str, {typ}]]] = {{"]
+        for op, kinds in by_op.items():
+            cells = {k: (_by_message(row) if verdicts == "dtype" else
+                         f"frozenset({_with(row, verdicts)!r})" if _with(row, verdicts) else "") for k, row in kinds.items()}
+            if any(cells.values()):
+                lines.append(f"    {op!r}: {{{', '.join(f'{k!r}: {c}' for k, c in cells.items() if c)}}},")
+    lines += ["}", ""]
+    for alias, base in SCALAR_SAME_AS.items():
+        if base in by_op:
+            lines += [f"SCALAR_CALLS[{alias!r}] = SCALAR_CALLS[{base!r}]", f"SCALAR_SUPPORTED[{alias!r}] = SCALAR_SUPPORTED[{base!r}]"]
+            lines += [f"if {base!r} in {t}:\n    {t}[{alias!r}] = {t}[{base!r}]" for t in ("SCALAR_REJECTED", "SCALAR_NO_PIPE")]
+    return "\n".join(lines) + "\n"
+
+
+def recorded(ops: list[str]) -> Grid:
     """The rows of the current table (for ``--merge``), as :func:`probe` gives them."""
     from mypy_plugin.knowledge import op_dtypes_data as old
 
-    table: dict[str, dict[str, tuple[str, str]]] = {}
+    table: Grid = {}
     for op in ops:
         if op not in old.SUPPORTED:
             continue
@@ -183,25 +276,72 @@ def recorded(ops: list[str]) -> dict[str, dict[str, tuple[str, str]]]:
     return table
 
 
+def recorded_scalars(keys: list[str]) -> Grid:
+    """The scalar rows (``op/kind``) of the current table, as :func:`probe_scalars` gives them."""
+    from mypy_plugin.knowledge import op_dtypes_scalar_data as old
+
+    grid: Grid = {}
+    for key in keys:
+        op, kind = key.split("/")
+        if kind not in getattr(old, "SCALAR_SUPPORTED", {}).get(op, {}):
+            continue
+        ok, rejected = old.SCALAR_SUPPORTED[op][kind], old.SCALAR_REJECTED.get(op, {}).get(kind, {})
+        nopipe = old.SCALAR_NO_PIPE.get(op, {}).get(kind, frozenset())
+        grid[key] = {dt: ("ok", "") if dt in ok else ("dtype", rejected[dt]) if dt in rejected
+                     else ("nopipe", "") if dt in nopipe else ("other", "") for dt in old.PROBED}
+    return grid
+
+
+def probe_scalars(keys: list[str], dtypes: list[str], workdir: str) -> Grid:
+    """``op/kind`` -> dtype -> verdict, for the scalar forms."""
+    def scalar_kernel(key: str, dt: str) -> str:
+        op, kind = key.split("/")
+        return kernel_of(scalar_call(op, kind), "[8, 64]", dt)
+
+    return run_grid(keys, dtypes, scalar_kernel, verdict, workdir)
+
+
+def sample(ops: list[str], dtypes: list[str], workdir: str) -> None:
+    """Compiles each op's scalar form with an int and with a float and prints the pairs that differ."""
+    grid = probe_scalars([f"{op}/{kind}" for op in ops for kind in ("int", "float")], dtypes, workdir)
+    differ = [(op, dt) for op in ops for dt in dtypes if grid[f"{op}/int"][dt][0] != grid[f"{op}/float"][dt][0]]
+    print(f"sample: {len(ops) * len(dtypes)} pairs, int and float differ on {len(differ)}: {differ}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--ops", help="comma-separated op names (default: every elementwise/compare/unary/reduction row)")
     ap.add_argument("--dtypes", help="comma-separated pypto dtypes (default: " + ",".join(DTYPES) + ")")
+    ap.add_argument("--forms", default="tensor,scalar",
+                    help="tensor, scalar or both (default); the forms not probed keep their current rows")
     ap.add_argument("--merge", action="store_true", help="keep the current rows of the ops not in --ops")
+    ap.add_argument("--sample", action="store_true", help="compile the scalar forms of --ops with an int and a "
+                    "float and print where they differ (writes nothing)")
     ap.add_argument("--print-only", action="store_true", help="do not rewrite " + os.path.relpath(OUT, ROOT))
     ns = ap.parse_args()
     every = [name for name, op in OPS.items() if op.kind in KINDS and name not in SKIP and name not in SAME_AS]
+    every_scalar = [f"{op}/{kind}" for op in SCALAR_FORMS for kind in scalar_kinds(op)]
     ops = ns.ops.split(",") if ns.ops else every
     dtypes = ns.dtypes.split(",") if ns.dtypes else list(DTYPES)
+    forms = ns.forms.split(",")
     with tempfile.TemporaryDirectory(prefix="probe_op_dtypes_") as work:
-        table = probe(ops, dtypes, work)
-    if ns.merge:
+        if ns.sample:
+            sample([op for op in ops if op in SCALAR_FORMS], dtypes, work)
+            return
+        table = probe(ops, dtypes, work) if "tensor" in forms else {}
+        keys = [key for key in every_scalar if not ns.ops or key.split("/")[0] in ops]
+        scalars = probe_scalars(keys, dtypes, work) if "scalar" in forms else {}
+    if ns.merge or "tensor" not in forms:
         kept = recorded([op for op in every if op not in table])
         table = {op: table[op] if op in table else kept[op] for op in every if op in table or op in kept}
+    if ns.merge or "scalar" not in forms:
+        kept = recorded_scalars([key for key in every_scalar if key not in scalars])
+        scalars = {k: scalars[k] if k in scalars else kept[k] for k in every_scalar if k in scalars or k in kept}
     if not ns.print_only:
-        with open(OUT, "w") as f:
-            f.write(render(table, dtypes))
-        print("wrote", OUT)
+        for path, text in ((OUT, render(table, dtypes)), (OUT_SCALARS, render_scalars(scalars, dtypes))):
+            with open(path, "w") as f:
+                f.write(text)
+            print("wrote", path)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
-"""Integers and bools read from mypy's expressions and types: literals, Final constants, + - * // % on them."""
+"""Integers and bools read from mypy's expressions and types: literals, Final constants, + - * // % on them;
+and which kind of Python number an argument is."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import VAR_NO_INFO, Expression, IntExpr, MemberExpr, NameExpr, OpExpr, UnaryExpr, Var
+from mypy.nodes import VAR_NO_INFO, Expression, FloatExpr, IntExpr, MemberExpr, NameExpr, OpExpr, UnaryExpr, Var
 from mypy.types import Instance, LiteralType, Type, get_proper_type
 
 from ..knowledge.arith import fold
@@ -18,6 +19,21 @@ def int_of_type(t: Type | None) -> int | None:
         return p.last_known_value.value
     return None
 
+
+
+def number_kind(e: Expression | None, t: Type | None) -> str | None:
+    """"int" (mypy's int: an int at runtime), "float" (a float literal), "number" (mypy's float,
+    which an int also is), or None (not a Python number, a bool, a union, unknown)."""
+    p = get_proper_type(t) if t is not None else None
+    if isinstance(p, LiteralType):
+        p = p.fallback
+    name = p.type.fullname if isinstance(p, Instance) else None
+    if name == "builtins.int":
+        return "int"
+    if name != "builtins.float":
+        return None
+    literal = e.expr if isinstance(e, UnaryExpr) and e.op in ("-", "+") else e
+    return "float" if isinstance(literal, FloatExpr) else "number"
 
 # How a node's attribute is read: ``getattr``, or a reader that records what a cached result
 # depends on (the tile pass: a constant's ``final_value`` changes in the daemon).

@@ -27,7 +27,7 @@ from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import Instance, LiteralType, TupleType, Type, UnionType, get_proper_type
 
 from ..bridge.expr_text import expr_text
-from ..bridge.folding import bool_of_expr, int_of_expr, int_of_type
+from ..bridge.folding import bool_of_expr, int_of_expr, int_of_type, number_kind
 from ..bridge.tensor_types import dtype_of_value, tensor_val
 from ..kernel.local_lists import ShapeLists
 from ..knowledge.ops import Key, TensorVal
@@ -175,6 +175,10 @@ class CallArgs:
         if isinstance(p, LiteralType):
             p = p.fallback
         return isinstance(p, Instance) and p.type.fullname == "builtins.int"
+
+    def number_kind(self, key: Key, pos: int) -> str | None:
+        s = self._slot(key, pos)
+        return number_kind(s[1], s[0]) if s is not None else None
 
     def int_value(self, key: Key, pos: int) -> int | None:
         s = self._slot(key, pos)

@@ -19,6 +19,7 @@ from . import matmul_rules, reduce_axes, rules
 from .dtypes import BOOL, FP32
 from .findings import Finding
 from .op_dtypes_data import REJECTED
+from .op_dtypes_scalar_data import SCALAR_REJECTED
 from .values import ANY as ANY
 from .values import SCALAR as SCALAR
 from .values import Args as Args
@@ -91,8 +92,9 @@ class Op:
 
     @property
     def rejects_dtypes(self) -> bool:
-        """0.2.0 rejected some probed dtype of this op when it built it (rule: op-dtype-support)."""
-        return self.name in REJECTED
+        """0.2.0 rejected some probed dtype of this op (or of its scalar form) when it built it
+        (rule: op-dtype-support)."""
+        return self.name in REJECTED or self.name in SCALAR_REJECTED
 
     @property
     def is_operator(self) -> bool:

@@ -106,6 +106,12 @@ class TraceArgs:
     def python_int(self, key: Key, pos: int) -> bool:
         return int_kind(self._value(key, pos))
 
+    def number_kind(self, key: Key, pos: int) -> str | None:
+        v = self._value(key, pos)
+        if isinstance(v, Num):
+            return v.kind if v.kind in ("int", "float", "number") else None
+        return "int" if type(v) is int else "float" if type(v) is float else None
+
     def int_value(self, key: Key, pos: int) -> int | None:
         v = self._value(key, pos)
         return v if type(v) is int else None

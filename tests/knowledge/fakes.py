@@ -66,6 +66,10 @@ class FakeArgs:
         v = self._get(key, pos)
         return isinstance(v, int) and not isinstance(v, bool)
 
+    def number_kind(self, key: Key, pos: int) -> str | None:
+        v = self._get(key, pos)
+        return "int" if type(v) is int else "float" if type(v) is float else None
+
     def int_value(self, key: Key, pos: int) -> int | None:
         v = self._get(key, pos)
         return v if isinstance(v, int) and not isinstance(v, bool) else None

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mypy_plugin.knowledge import op_dtypes_data as data
-from mypy_plugin.knowledge.checks.op_dtypes import compiler_words, op_dtype, tensor_positions
+from mypy_plugin.knowledge import op_dtypes_scalar_data as scalar_data
+from mypy_plugin.knowledge.checks.op_dtypes import compiler_words, op_dtype, scalar_op_dtype, scalar_positions, tensor_positions
 from mypy_plugin.knowledge.checks.registry import op_checks
 from mypy_plugin.knowledge.codes.op_codes import OP_DTYPE
 from mypy_plugin.knowledge.op_call import Call, Env
@@ -40,6 +41,10 @@ class FakeArgs:
 
     def python_int(self, key: Key, pos: int) -> bool:
         return type(self._at(pos)) is int
+
+    def number_kind(self, key: Key, pos: int) -> str | None:
+        v = self._at(pos)
+        return "int" if type(v) is int else "float" if type(v) is float else None
 
     def int_value(self, key: Key, pos: int) -> int | None:
         v = self._at(pos)
@@ -139,3 +144,43 @@ def test_every_rejection_is_a_dtype_message_and_every_probed_op_has_its_call() -
         for dt, text in row.items():
             assert dt in data.PROBED and dt not in data.SUPPORTED[op], (op, dt)
             assert compiler_words(text) != text, text
+
+
+def test_a_scalar_form_is_reported_for_the_kind_of_scalar_it_was_probed_with() -> None:
+    found = scalar_op_dtype(call("minimum", "pypto.minimum", t("DT_INT8"), 1, texts=("a", "1")))
+    assert found is not None and found.code is OP_DTYPE
+    assert found.message == ("pypto.minimum does not take DT_INT8 with a scalar operand (the Python int 1): 0.2.0 "
+                             "raises FC0001 (The datatype is not supported) when it builds the op")
+    assert found.note is not None and found.note.endswith(
+        "cast the tensor first (the result is then DT_INT32): pypto.minimum(pypto.cast(a, pypto.DT_INT32), 1); "
+        "or keep DT_INT8 with a tensor operand: pypto.minimum of two DT_INT8 tensors compiles")
+    # "number": an int or a float gives the same Element(input.dtype, v): a float is reported too
+    assert scalar_data.SCALAR_CALLS["minimum"] == {"number": "pypto.minimum(a, 2)"}
+    assert scalar_op_dtype(call("minimum", "pypto.minimum", t("DT_INT8"), 0.5)) is not None
+    # ceil_div was probed with an int only: a float scalar is another call
+    assert scalar_op_dtype(call("ceil_div", "pypto.ceil_div", t("DT_FP32"), 2)) is not None
+    assert scalar_op_dtype(call("ceil_div", "pypto.ceil_div", t("DT_FP32"), 2.5)) is None
+
+
+def test_a_scalar_form_is_silent_on_anything_not_recorded() -> None:
+    assert scalar_op_dtype(call("minimum", "pypto.minimum", t("DT_INT16"), 1)) is None  # compiles
+    assert scalar_op_dtype(call("minimum", "pypto.minimum", t("DT_INT8"), t("DT_INT8"))) is None  # the tensor form
+    assert scalar_op_dtype(call("minimum", "pypto.minimum", 1, t("DT_INT8"))) is None  # scalar first: not probed
+    assert scalar_op_dtype(call("minimum", "pypto.minimum", t(None), 1)) is None
+    assert scalar_op_dtype(call("minimum", "pypto.minimum", t("DT_UINT16"), 1)) is None  # never probed
+    assert scalar_op_dtype(call("minimum", "pypto.minimum", t("DT_INT8"), True)) is None  # a bool: no kind
+    assert scalar_op_dtype(call("clip", "pypto.clip", t("DT_INT8"), 0)) is None  # one bound: another call
+    assert scalar_op_dtype(call("fmod", "pypto.fmod", t("DT_FP32"), 2)) is None  # F92001 on every dtype
+    assert scalar_op_dtype(call("pow", "pypto.pow", t("DT_INT8"), 2)) is None  # compiles
+
+
+def test_scalar_positions_follow_the_probed_call() -> None:
+    assert scalar_positions("clip") == (0, (1, 2), False)
+    assert scalar_positions("minimum") == (0, (1,), False)
+    assert scalar_positions("__rsub__") == (0, (1,), True)  # 2 - a: the receiver is the tensor
+    assert scalar_positions("__gt__") == (0, (1,), False)
+    assert scalar_positions("log") is None
+    for op, kinds in scalar_data.SCALAR_REJECTED.items():
+        for kind, row in kinds.items():
+            assert set(row) <= set(data.PROBED) and not set(row) & scalar_data.SCALAR_SUPPORTED[op][kind], (op, kind)
+            assert all(compiler_words(text) != text for text in row.values()), op

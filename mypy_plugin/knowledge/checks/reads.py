@@ -16,6 +16,7 @@ from ..op_call import Call
 from ..ops import Op
 from ..shapes import is_dynamic, normalize_axis
 from ..op_dtypes_data import REJECTED
+from ..op_dtypes_scalar_data import SCALAR_REJECTED
 from ..tiles import UNKNOWN
 from ..values import TensorVal
 from . import dynamic as dyn
@@ -204,6 +205,16 @@ def _op_dtype(c: Call) -> list[str]:
     return [m for p in positions for m in dtype(c.args.tensor(p, p), names.get(p, f"operand {p}"))]
 
 
+def _scalar_op_dtype(c: Call) -> list[str]:
+    where = od.scalar_positions(c.op)
+    if c.op not in SCALAR_REJECTED or where is None:
+        return []
+    tpos, spos, _ = where
+    if any(c.args.number_kind(p, p) is None for p in spos):
+        return []  # not a Python number there: not the scalar form
+    return dtype(c.args.tensor(tpos, tpos), "input")
+
+
 NEEDS: Final[dict[Check, Needs]] = {
     tc.reduce_align: _reduce_align,
     tc.vec_tile_missing: _vec_known,
@@ -223,6 +234,7 @@ NEEDS: Final[dict[Check, Needs]] = {
     dyn.dynamic_operand: _dynamic_operand,
     dyn.dynamic_slice: _dynamic_slice,
     od.op_dtype: _op_dtype,
+    od.scalar_op_dtype: _scalar_op_dtype,
 }
 
 

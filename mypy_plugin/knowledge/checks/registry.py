@@ -36,7 +36,7 @@ TRACE_CHECKS: Final[dict[OpKind, tuple[Check, ...]]] = {
 DYNAMIC_CHECKS: Final[tuple[Check, ...]] = (dyn.dynamic_operand,)
 # Ops that 0.2.0 rejects on some probed dtype when it builds them (``Op.rejects_dtypes``): before
 # any tile is looked at (a pypto.log on DT_INT32 with no tile set fails with FC0001).
-DTYPE_CHECKS: Final[tuple[Check, ...]] = (od.op_dtype,)
+DTYPE_CHECKS: Final[tuple[Check, ...]] = (od.op_dtype, od.scalar_op_dtype)
 # By the op's tile regime (the row's ``tile``).
 TILE_CHECKS: Final[dict[TileRegime, tuple[Check, ...]]] = {
     "vec": (tc.vec_tile_missing, tc.vec_tile_rank),

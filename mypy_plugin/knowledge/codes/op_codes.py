@@ -275,8 +275,8 @@ OP_DTYPE: Final = Code(
     summary="An op called on a dtype PyPTO 0.2.0 rejects",
     catches=(
         "An op whose tensor operand has a dtype the 0.2.0 compiler rejects when it builds the op "
-        "(pypto.log on DT_INT32, ceil_div or gcd on DT_FP32, cumsum on DT_INT64 ...): only pairs "
-        "the compiler was asked about (scripts/probe_op_dtypes.py) are reported."
+        "(pypto.log on DT_INT32, ceil_div or gcd on DT_FP32, cumsum on DT_INT64, pypto.minimum(a, 1) on "
+        "DT_INT8 ...): only pairs the compiler was asked about (scripts/probe_op_dtypes.py) are reported."
     ),
     compiler="RuntimeError: Errcode: FC0001! The datatype is not supported (and friends), at trace time.",
     bad="y = pypto.log(a)        # a: DT_INT32",

@@ -1,6 +1,5 @@
 # oracle: RuntimeError "Errcode: FC0001! The datatype is not supported, func Minimum" (the scalar form; minimum of two INT8 tensors compiles)
-# expect: pypto-op-dtype 10
-# checker: known gap (op-dtype-support covers the tensor forms the probe compiled, not the scalar forms)
+# expect: pypto-op-dtype 9
 import pypto
 
 
