@@ -121,7 +121,7 @@ class Tracer(StatementTracer):
         return obj
 
     def enter(self, module: TracedModule, fdef: ast.FunctionDef, params: dict[str, Value], node: ast.Call) -> Value:
-        if self.mirror and not any(isinstance(v, TensorVal) for v in params.values()):
+        if self.mirror and not _passes_a_tensor(fdef, params):
             return self._unentered(module, fdef, params, node)
         me = (module.name, fdef.name)
         if self.depth >= MAX_DEPTH or me in self.stack:
@@ -168,6 +168,25 @@ class Tracer(StatementTracer):
 
 
 UNKNOWN_TILES: Final = TileState(UNKNOWN_TILE, UNKNOWN_TILE)
+
+
+def _passes_a_tensor(fdef: ast.FunctionDef, params: dict[str, Value]) -> bool:
+    """Does the callee's own module enter this call (calls/helpers.py, outside a kernel): a tensor
+    for an unannotated parameter, or one that says more than a bare ``Tensor`` annotation? (A
+    shape-annotated parameter counts as not: at worst the call's finding is reported twice.)"""
+    args = fdef.args
+    annotations = {a.arg: a.annotation for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    for name, value in params.items():
+        if not isinstance(value, TensorVal):
+            continue
+        annotation = annotations.get(name)
+        if annotation is None:
+            return True
+        bare = isinstance(annotation, ast.Name) and annotation.id == "Tensor" or \
+            isinstance(annotation, ast.Attribute) and annotation.attr == "Tensor"
+        if bare and (value.shape is not None or value.dtype is not None):
+            return True
+    return False
 
 
 _DATACLASS: Final = Ref("dataclasses.dataclass")
