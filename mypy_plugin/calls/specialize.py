@@ -26,7 +26,7 @@ from ..bridge.diagnostics import outside_watchers
 from ..bridge.tensor_types import tensor_type
 from ..host.call_check import fmt_binding
 from ..kernel import copies as kernel_copies
-from ..kernel.body_walk import statements
+from ..kernel.body_walk import assignment_counts, statements
 from ..knowledge.values import TensorVal
 from . import copy_memo, coverage
 
@@ -53,6 +53,11 @@ def check(api: object, func: FuncDef, replaced: Mapping[int, TensorVal | Type], 
         return None
     deferred = bool(getattr(api, "current_node_deferred", False))
     arg_types: list[Type] = list(typ.arg_types)
+    # A parameter the body binds again keeps its declared type: mypy does not narrow a copy's
+    # parameter on assignment (``x = pypto.cast(x, FP32)`` stayed the call's dtype).
+    rebound = assignment_counts(func)
+    names = typ.arg_names
+    replaced = {i: v for i, v in replaced.items() if not (i < len(names) and names[i] in rebound)}
     for i, v in replaced.items():
         arg_types[i] = tensor_type(v, named) if isinstance(v, TensorVal) else v
     # One check per distinct copy (copy_memo.py); op coverage records per kernel: not shared then.

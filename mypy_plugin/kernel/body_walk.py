@@ -218,3 +218,29 @@ def body_has(func: FuncItem, fact: Callable[[Statement], bool]) -> bool:
             _FACTS.clear()
         found = _FACTS[key] = (func.body, any(fact(s) for s in statements(func.body.body)))
     return found[1]
+
+
+def assignment_counts(func: FuncItem) -> dict[str, int]:
+    """How often each name is bound in ``func``'s body (assignments, augmented ones, for and with
+    targets, walrus)."""
+    counts: dict[str, int] = {}
+    for s in statements(func.body.body):
+        targets: list[Expression] = []
+        if isinstance(s, AssignmentStmt):
+            targets.extend(s.lvalues)
+        elif isinstance(s, OperatorAssignmentStmt):
+            targets.append(s.lvalue)
+        elif isinstance(s, ForStmt):
+            targets.append(s.index)
+        elif isinstance(s, WithStmt):
+            targets.extend(t for t in s.target if t is not None)
+        targets.extend(w.target for w in expressions(s) if isinstance(w, AssignmentExpr))
+        while targets:
+            t = targets.pop()
+            if isinstance(t, NameExpr):
+                counts[t.name] = counts.get(t.name, 0) + 1
+            elif isinstance(t, (TupleExpr, ListExpr)):
+                targets.extend(t.items)
+            elif isinstance(t, StarExpr):
+                targets.append(t.expr)
+    return counts

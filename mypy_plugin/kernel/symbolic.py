@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Final
 
 from mypy.nodes import (
-    AssignmentExpr,
     AssignmentStmt,
     CallExpr,
     ComparisonExpr,
@@ -20,20 +19,16 @@ from mypy.nodes import (
     ForStmt,
     IndexExpr,
     IntExpr,
-    ListExpr,
     MemberExpr,
     NameExpr,
-    OperatorAssignmentStmt,
     OpExpr,
     RefExpr,
-    StarExpr,
     TupleExpr,
     UnaryExpr,
-    WithStmt,
 )
 
 from ..knowledge.shapes import Dim, dynamic_axes, fmt_dim, is_dynamic
-from .body_walk import expressions, statements
+from .body_walk import assignment_counts, statements
 from .local_buffers import LocalBuffers
 from .parameters import kernel_parameters
 
@@ -135,28 +130,7 @@ def int_of(e: Expression) -> int | None:
 
 
 def _assignment_counts(deco: Decorator) -> dict[str, int]:
-    """How often each name is bound in the kernel (assignments, augmented ones, for and with
-    targets, walrus)."""
-    counts: dict[str, int] = {}
-    for s in statements(deco.func.body.body):
-        targets: list[Expression] = []
-        if isinstance(s, AssignmentStmt):
-            targets.extend(s.lvalues)
-        elif isinstance(s, OperatorAssignmentStmt):
-            targets.append(s.lvalue)
-        elif isinstance(s, ForStmt):
-            targets.append(s.index)
-        elif isinstance(s, WithStmt):
-            targets.extend(t for t in s.target if t is not None)
-        targets.extend(w.target for w in expressions(s) if isinstance(w, AssignmentExpr))
-        while targets:
-            t = targets.pop()
-            if isinstance(t, NameExpr):
-                counts[t.name] = counts.get(t.name, 0) + 1
-            elif isinstance(t, (TupleExpr, ListExpr)):
-                targets.extend(t.items)
-            elif isinstance(t, StarExpr):
-                targets.append(t.expr)
-    return counts
+    """How often each name is bound in the kernel."""
+    return assignment_counts(deco.func)
 
 
