@@ -99,7 +99,8 @@ def test_mix_and_coverage() -> None:
 
     cases = _cases()
     plans = collections.Counter(c.plan for c in cases)
-    assert set(plans) == {"kernel", "helper", "override", "twice", "kernel_after", "none", "param", "spec", *BOUNDARY}
+    assert set(plans) == {"kernel", "helper", "override", "twice", "kernel_after", "none", "param", "spec", "sibling",
+                          "helper_after", *BOUNDARY}
     assert {c.features.get("construct") for c in cases if c.kind != "helper"} \
         == set(CONSTRUCTS) - set(package_generator.GAP_CONSTRUCTS)
     assert {c.family for c in cases} == {"package-vec", "package-matmul", "package-spec", "package-boundary"}
