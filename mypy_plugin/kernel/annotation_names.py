@@ -13,19 +13,12 @@ from __future__ import annotations
 import ast
 
 from mypy.nodes import (
-    AssignmentExpr,
-    AssignmentStmt,
     CallExpr,
     Decorator,
-    ForStmt,
     FuncDef,
     MypyFile,
     NameExpr,
     RefExpr,
-    ListExpr,
-    StarExpr,
-    TupleExpr,
-    WithStmt,
 )
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import RawExpressionType, Type, TypeList, UnboundType
@@ -35,7 +28,7 @@ from ..knowledge.codes import kernel_codes as codes
 from ..knowledge.findings import Finding
 from ..knowledge.frontend import KERNEL_DECORATORS
 from ..rewrite.transform import EXPR_PREFIX
-from .body_walk import expressions, statements
+from .body_walk import assignment_counts, expressions, statements
 
 
 def _bare_jit(dec: Decorator) -> bool:
@@ -64,25 +57,7 @@ def _names_in(t: Type, out: list[str]) -> None:
 
 def _bound_in(func: FuncDef) -> set[str]:
     """The enclosing function's parameters and the names its own statements bind."""
-    out = {a.variable.name for a in func.arguments}
-    for s in statements(func.body.body):
-        targets = []
-        if isinstance(s, AssignmentStmt):
-            targets.extend(s.lvalues)
-        elif isinstance(s, ForStmt):
-            targets.append(s.index)
-        elif isinstance(s, WithStmt):
-            targets.extend(t for t in s.target if t is not None)
-        targets.extend(w.target for w in expressions(s) if isinstance(w, AssignmentExpr))
-        while targets:
-            t = targets.pop()
-            if isinstance(t, NameExpr):
-                out.add(t.name)
-            elif isinstance(t, (TupleExpr, ListExpr)):
-                targets.extend(t.items)
-            elif isinstance(t, StarExpr):
-                targets.append(t.expr)
-    return out
+    return {a.variable.name for a in func.arguments} | set(assignment_counts(func, augmented=False))
 
 
 def _read_in(func: FuncDef) -> set[str]:

@@ -9,7 +9,9 @@ explicit stacks: ``t + t + ... + t`` nests thousands deep.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from types import MappingProxyType
 from typing import Final
 
 from mypy.nodes import (
@@ -220,15 +222,21 @@ def body_has(func: FuncItem, fact: Callable[[Statement], bool]) -> bool:
     return found[1]
 
 
-def assignment_counts(func: FuncItem) -> dict[str, int]:
-    """How often each name is bound in ``func``'s body (assignments, augmented ones, for and with
-    targets, walrus)."""
+def assignment_counts(func: FuncItem, augmented: bool = True) -> Mapping[str, int]:
+    """How often each name is bound in ``func``'s body (assignments, augmented ones unless
+    ``augmented`` is False, for and with targets, walrus). Kept per body: a copy is asked for at
+    each call of the function, and an edit gives the function a new body."""
+    return _assignment_counts(func.body, augmented)
+
+
+@functools.lru_cache(maxsize=512)
+def _assignment_counts(body: Block, augmented: bool) -> Mapping[str, int]:
     counts: dict[str, int] = {}
-    for s in statements(func.body.body):
+    for s in statements(body.body):
         targets: list[Expression] = []
         if isinstance(s, AssignmentStmt):
             targets.extend(s.lvalues)
-        elif isinstance(s, OperatorAssignmentStmt):
+        elif isinstance(s, OperatorAssignmentStmt) and augmented:
             targets.append(s.lvalue)
         elif isinstance(s, ForStmt):
             targets.append(s.index)
@@ -243,4 +251,4 @@ def assignment_counts(func: FuncItem) -> dict[str, int]:
                 targets.extend(t.items)
             elif isinstance(t, StarExpr):
                 targets.append(t.expr)
-    return counts
+    return MappingProxyType(counts)

@@ -129,7 +129,7 @@ def int_of(e: Expression) -> int | None:
     return None
 
 
-def _assignment_counts(deco: Decorator) -> dict[str, int]:
+def _assignment_counts(deco: Decorator) -> Mapping[str, int]:
     """How often each name is bound in the kernel."""
     return assignment_counts(deco.func)
 
