@@ -33,7 +33,7 @@ from ..kernel.local_buffers import LocalBuffers
 from ..kernel.root_causes import ALSO
 from ..trace.modules import TracedModule
 from ..trace.run import Outcome, module_value, parameter_names, parameters, trace_function
-from ..trace.state import Options, Shared, Traced
+from ..trace.state import OpRecord, Options, Shared, Traced
 from ..trace.values import UNKNOWN, Value
 from . import coverage, module_sources, op_coverage
 from .call_values import call_actuals, declared_params, fmt_params, fmt_tiles, from_flow, merged
@@ -95,10 +95,10 @@ def trace_and_reads(api: object, module: str, name: str, params: dict[str, Value
     except TypeError:
         return None, ()
     memo = _MEMO.get(key)
-    if memo is not None and all(_digest(api, m) == d for m, d in memo[1]):  # (and records what it read)
+    if memo is not None and all(digest(api, m) == d for m, d in memo[1]):  # (and records what it read)
         _MEMO.move_to_end(key)
         return memo
-    shared = Shared(options(), lambda other: module_sources.load(api, other), ops=[] if recording else None)
+    shared = _shared(api, [] if recording else None)
     seen: dict[tuple[int, int, int, int], tuple[TensorVal, TileState]] = {}
     if observing:  # for the language server: the tensors and tiles of the function's own module
         def observe(traced: TracedModule, node: ast.expr, value: Value, at: TileState) -> None:
@@ -115,12 +115,19 @@ def trace_and_reads(api: object, module: str, name: str, params: dict[str, Value
     return answer
 
 
+def _shared(api: object, ops: list[OpRecord] | None = None) -> Shared:
+    """A trace's state, reading other modules through the sources of ``api``'s build."""
+    return Shared(options(), lambda other: module_sources.load(api, other), ops=ops)
+
+
+def bind(api: object, source: TracedModule, name: str, actuals: list[Actual]) -> dict[str, Value] | None:
+    """What a call with ``actuals`` binds the parameters of ``source``'s function ``name`` to (None:
+    not a helper, or the call does not fit it)."""
+    return parameters(source, name, actuals, _shared(api))
+
+
 def digest(api: object, module: str) -> str | None:
     """The digest of ``module``'s source as mypy analyzed it now (None: not readable)."""
-    return _digest(api, module)
-
-
-def _digest(api: object, module: str) -> str | None:
     found = module_sources.load(api, module)
     return found.digest if found is not None else None
 
@@ -145,7 +152,7 @@ def helper_trace(api: object, call: CallExpr, module: str, name: str, entry: Ent
         return None
     if bound is not None:
         actuals = [Actual(bound, None), *actuals]
-    given = parameters(source, name, actuals, Shared(options(), lambda other: module_sources.load(api, other)))
+    given = bind(api, source, name, actuals)
     if given is None:
         return None
     names = parameter_names(source, name)
@@ -192,8 +199,8 @@ def module_object(api: object, module: str, name: str) -> Value:
         return UNKNOWN
     key = (module, source.digest, name, options())
     found = _OBJECTS.get(key)
-    if found is None or not all(_digest(api, m) == d for m, d in found[1]):  # (and records what it read)
-        shared = Shared(options(), lambda other: module_sources.load(api, other))
+    if found is None or not all(digest(api, m) == d for m, d in found[1]):  # (and records what it read)
+        shared = _shared(api)
         value = module_value(source, name, shared)
         found = _OBJECTS[key] = (value, tuple((m, t.digest) for m, t in sorted(shared.loaded.items()) if t is not None))
         if len(_OBJECTS) > _MEMO_SIZE:

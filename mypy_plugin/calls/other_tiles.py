@@ -16,11 +16,11 @@ from mypy.nodes import ARG_NAMED, ARG_POS, FUNC_NO_INFO, CallExpr, FuncDef
 
 from ..knowledge.tiles import TileState
 from ..trace.arguments import Actual
-from ..trace.run import parameter_names, parameters
-from ..trace.state import Shared
+from ..trace.modules import TracedModule
+from ..trace.run import parameter_names
 from ..trace.values import UNKNOWN, Num, Obj, Seq, Value
 from . import module_sources
-from .cross_module import digest, module_object, options, trace_and_reads
+from .cross_module import bind, digest, module_object, trace_and_reads
 
 
 class OtherModules:
@@ -37,45 +37,48 @@ class OtherModules:
         module, _, name = func.fullname.rpartition(".")
         if func.info is not FUNC_NO_INFO or not module:
             return None, ()  # a method: its object is not known here
-        api = self.api
-        source = module_sources.load(api, module)
+        source = module_sources.load(self.api, module)
         if source is None:
             return None, ()
-        names = parameter_names(source, name)
-        actuals: list[Actual] = []
-        for i, (kind, keyword) in enumerate(zip(call.arg_kinds, call.arg_names)):
-            if kind not in (ARG_POS, ARG_NAMED):
-                return None, ((module, source.digest),)  # a spread: which parameter gets what is not known
-            target = keyword if kind == ARG_NAMED else names[i] if i < len(names) else None
-            actuals.append(Actual(_value(given.get(target)) if target else UNKNOWN, None, keyword))
-        params = parameters(source, name, actuals, Shared(options(), lambda other: module_sources.load(api, other)))
-        if params is None:
-            return None, ((module, source.digest),)  # not a helper (a jit kernel), or the call does not fit it
-        found, read = trace_and_reads(api, module, name, params, tiles, True)
-        return (found.exit_tiles if found is not None else None), read
-
+        actuals = _actuals(call, parameter_names(source, name), given)
+        return self._traced(source, name, actuals, tiles, ((module, source.digest),))
 
     def method_tiles_after(self, obj: str, method: str, call: CallExpr, tiles: TileState
                            ) -> tuple[TileState | None, tuple[tuple[str, str], ...]]:
-        api = self.api
         module, _, name = obj.rpartition(".")
-        home = module_sources.load(api, module)
-        value = module_object(api, module, name)
+        home = module_sources.load(self.api, module)
+        value = module_object(self.api, module, name)
         if home is None or not isinstance(value, Obj):
             return None, ((module, home.digest),) if home is not None else ()
-        source = module_sources.load(api, value.cls.module)
+        source = module_sources.load(self.api, value.cls.module)
         if source is None:
             return None, ((module, home.digest),)
-        qualified = f"{value.cls.name}.{method}"
-        read = ((module, home.digest), (source.name, source.digest))
-        if any(kind not in (ARG_POS, ARG_NAMED) for kind in call.arg_kinds):
-            return None, read
-        actuals = [Actual(value, None), *(Actual(UNKNOWN, None, keyword) for keyword in call.arg_names)]
-        params = parameters(source, qualified, actuals, Shared(options(), lambda other: module_sources.load(api, other)))
+        actuals = _actuals(call, [], {})  # (the object's int attributes are the trace's; the arguments unknown)
+        bound = None if actuals is None else [Actual(value, None), *actuals]
+        return self._traced(source, f"{value.cls.name}.{method}", bound, tiles,
+                            ((module, home.digest), (source.name, source.digest)))
+
+    def _traced(self, source: TracedModule, name: str, actuals: list[Actual] | None, tiles: TileState,
+                read: tuple[tuple[str, str], ...]) -> tuple[TileState | None, tuple[tuple[str, str], ...]]:
+        """The tiles after ``source``'s function ``name`` traced with ``actuals`` (None: a spread,
+        which parameter gets what is not known), and every source that read."""
+        params = None if actuals is None else bind(self.api, source, name, actuals)
         if params is None:
-            return None, read
-        found, traced = trace_and_reads(api, source.name, qualified, params, tiles, True)
+            return None, read  # not a helper (a jit kernel), or the call does not fit it
+        found, traced = trace_and_reads(self.api, source.name, name, params, tiles, True)
         return (found.exit_tiles if found is not None else None), (*read, *traced)
+
+
+def _actuals(call: CallExpr, names: list[str], given: Mapping[str, object]) -> list[Actual] | None:
+    """The call's arguments: the int and list values the caller's pass knows, by the parameter
+    each goes to (``names``, in order); None for a spread."""
+    actuals: list[Actual] = []
+    for i, (kind, keyword) in enumerate(zip(call.arg_kinds, call.arg_names)):
+        if kind not in (ARG_POS, ARG_NAMED):
+            return None
+        target = keyword if kind == ARG_NAMED else names[i] if i < len(names) else None
+        actuals.append(Actual(_value(given.get(target)) if target else UNKNOWN, None, keyword))
+    return actuals
 
 
 def _value(given: object) -> Value:
