@@ -51,3 +51,10 @@ def run_grid(rows: Sequence[str], dtypes: Sequence[str], kernel: Callable[[str, 
             cells[dt] = verdict(compile(path, os.path.join(workdir, "run")))
             print(f"{row:22} {dt:9} {cells[dt][0]:{width}} {cells[dt][1]}", flush=True)
     return grid
+
+
+def data_file_head(docstring: Sequence[str], dtypes: Sequence[str]) -> list[str]:
+    """The opening lines of a generated data file: its docstring (``docstring``, from its first line
+    to the one before the closing quotes), the imports and the dtypes probed (PROBED)."""
+    return [*docstring, '"""', "", "from __future__ import annotations", "", "from typing import Final", "",
+            f"PROBED: Final[tuple[str, ...]] = {tuple(dtypes)!r}", ""]
