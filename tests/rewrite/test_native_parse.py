@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import ast_serialize
@@ -208,21 +209,32 @@ def test_k() -> None:
 '''
 
 
-def test_a_module_that_calls_its_kernel_leaves_its_parse_for_its_host_evaluation(tmp_path: Path) -> None:
-    """parsed_trees: the wrapper keeps the rewrite's parse of a file that calls its own kernel;
-    the host evaluation takes it once, and only for the very bytes that were parsed."""
+def _wrapped_pair(tmp_path: Path) -> tuple[Path, Path, Callable[[Path], object]]:
+    """``hosted.py`` (calls its kernel) and ``alone.py`` (does not), each parsed once through the
+    wrapper; and the call that parses a file through it again."""
     options = Options()
     native_parse.register(options)
+    wrapper = native_parse._make_wrapper(Recorder())
+
+    def wrap(path: Path) -> object:
+        return wrapper(str(path), None, **_kwargs(options))
+
     hosted, alone = tmp_path / "hosted.py", tmp_path / "alone.py"
     hosted.write_text(HOSTED)
     alone.write_text(KERNEL)
-    wrapper = native_parse._make_wrapper(Recorder())
     for path in (hosted, alone):
-        wrapper(str(path), None, **_kwargs(options))
+        wrap(path)
+    return hosted, alone, wrap
+
+
+def test_a_module_that_calls_its_kernel_leaves_its_parse_for_its_host_evaluation(tmp_path: Path) -> None:
+    """parsed_trees: the wrapper keeps the rewrite's parse of a file that calls its own kernel;
+    the host evaluation takes it once, and only for the very bytes that were parsed."""
+    hosted, alone, wrap = _wrapped_pair(tmp_path)
     data = hosted.read_bytes()
     assert parsed_trees.take(str(alone), alone.read_bytes()) is None  # no call of its kernel: not kept
     assert parsed_trees.take(str(hosted), data + b"\n") is None  # other bytes (an edit since): not used
-    wrapper(str(hosted), None, **_kwargs(options))
+    wrap(hosted)
     tree = parsed_trees.take(str(hosted), data)
     assert tree is not None
     assert ast.dump(tree, include_attributes=True) == ast.dump(ast.parse(data, type_comments=True), include_attributes=True)
@@ -232,14 +244,7 @@ def test_a_module_that_calls_its_kernel_leaves_its_parse_for_its_host_evaluation
 def test_the_wrapper_leaves_what_a_modules_calls_may_call(tmp_path: Path) -> None:
     """parsed_trees.forms: for every file the rewrite parses, what its calls may call, for those
     very bytes only (the host evaluation of a kernel module then skips its parse)."""
-    options = Options()
-    native_parse.register(options)
-    hosted, alone = tmp_path / "hosted.py", tmp_path / "alone.py"
-    hosted.write_text(HOSTED)
-    alone.write_text(KERNEL)
-    wrapper = native_parse._make_wrapper(Recorder())
-    for path in (hosted, alone):
-        wrapper(str(path), None, **_kwargs(options))
+    hosted, alone, _ = _wrapped_pair(tmp_path)
     assert parsed_trees.forms(str(hosted), hosted.read_bytes()) is None  # calls ``k``, a jit def's name
     forms = parsed_trees.forms(str(alone), alone.read_bytes())
     assert forms is not None and forms.names == {"reveal_type"}
