@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from typing import Final
 
 from .edit_proof import CONSTANT, IMPORT
 from .annotation_items import TUPLE_SHAPE, PyptoNames, foreign, status_tuple
+from .local_aliases import EnclosingAliases
 from .local_constants import LocalConstant
 from .module_constants import ModuleConstants, dotted
 from .reparse_guard import ALIAS_PREFIX
@@ -41,9 +43,16 @@ class AnnotationRewriter:
         self.names = names
         self.imports: list[str] = []  # typing names the rewritten source needs
         self.params: frozenset[str] = frozenset()
+        self.enclosing: EnclosingAliases | None = None  # the functions around the annotated def
+        self.def_line = 0  # the line of that def (a factory's alias counts when bound before it)
+        self.inline_locals = True
         self.spans: list[tuple[int, int]] = []  # the annotations edited (for edit_proof)
 
     def _alias(self, name: str) -> ast.expr | None:
+        if self.enclosing is not None:
+            local, value = self.enclosing.lookup(name, self.def_line)
+            if local:
+                return value if self.inline_locals else None
         return None if name in self.params else self.consts.alias(name)
 
     def need_marker(self, alias: str) -> None:
@@ -64,9 +73,11 @@ class AnnotationRewriter:
         self._need("Any", ANY_ALIAS)
 
     # --- annotations ---------------------------------------------------------------
-    def annotation(self, node: ast.expr, enclosing_params: frozenset[str]) -> None:
+    def annotation(self, site: AnnotationSite) -> None:
+        node = site.node
         edits = len(self.src.edits)
-        self._annotation(node, enclosing_params)
+        self.enclosing, self.def_line, self.inline_locals = site.enclosing, site.def_line, site.inline_locals
+        self._annotation(node, site.params)
         if len(self.src.edits) > edits:
             self.spans.append((self.src.start(node), self.src.end(node)))
 
@@ -278,27 +289,46 @@ def _anchor(tree: ast.Module) -> ast.stmt | None:
     return None
 
 
-def annotation_sites(tree: ast.Module) -> list[tuple[ast.expr, frozenset[str]]]:
+def _bare_jit(decorator: ast.expr) -> bool:
+    """``@pypto.frontend.jit`` or ``@jit`` not called (spelled any way: a wrong guess only keeps
+    a factory's names as written)."""
+    return isinstance(decorator, (ast.Name, ast.Attribute)) and (dotted(decorator) or "").endswith("jit")
+
+
+@dataclass(frozen=True)
+class AnnotationSite:
+    node: ast.expr  # the annotation
+    params: frozenset[str]  # the parameters of the functions around it
+    enclosing: EnclosingAliases | None  # the function whose body holds the annotated def
+    def_line: int  # the line of that def (or of the annotated assignment)
+    # False under a bare ``@pypto.frontend.jit``: its annotations cannot see the factory's names
+    # at the first call (rule: jit-annotation-names), and the check that says so reads them as written.
+    inline_locals: bool = True
+
+
+def annotation_sites(tree: ast.Module) -> list[AnnotationSite]:
     """Every annotation, with the parameter names of the functions enclosing it. Annotations
     only sit on statements, so only statements are visited (not expressions)."""
-    found: list[tuple[ast.expr, frozenset[str]]] = []
+    found: list[AnnotationSite] = []
 
-    def visit(stmts: list[ast.stmt], params: frozenset[str]) -> None:
+    def visit(stmts: list[ast.stmt], params: frozenset[str], enclosing: EnclosingAliases | None) -> None:
         for child in stmts:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 a = child.args
                 args = [x for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x is not None]
-                found.extend((x.annotation, params) for x in args if x.annotation is not None)
+                inline = not any(_bare_jit(d) for d in child.decorator_list)
+                found.extend(AnnotationSite(x.annotation, params, enclosing, child.lineno, inline)
+                             for x in args if x.annotation is not None)
                 if child.returns is not None:
-                    found.append((child.returns, params))
-                visit(child.body, params | {x.arg for x in args})
+                    found.append(AnnotationSite(child.returns, params, enclosing, child.lineno, inline))
+                visit(child.body, params | {x.arg for x in args}, EnclosingAliases(child, enclosing))
             elif isinstance(child, ast.AnnAssign):
-                found.append((child.annotation, params))
+                found.append(AnnotationSite(child.annotation, params, None, child.lineno))
             else:  # blocks of if/for/while/with/try/class, also except* and match (3.10+)
                 for field in ("body", "orelse", "finalbody"):
-                    visit(getattr(child, field, []), params)
+                    visit(getattr(child, field, []), params, enclosing)
                 for block in (*getattr(child, "handlers", []), *getattr(child, "cases", [])):
-                    visit(block.body, params)
+                    visit(block.body, params, enclosing)
 
-    visit(tree.body, frozenset())
+    visit(tree.body, frozenset(), None)
     return found

@@ -13,7 +13,8 @@ common cases, every column too:
   ``'=n * 2'`` for the type hook; a shape it cannot read (``[*S, 8]``, ``{**SPEC}``,
   ``x.shape``) becomes ``...`` and an item it cannot read "some dtype".
 - A shape or dtype that is a module-level alias (``_QKG = [...]``, ``HALF = pypto.DT_FP16``)
-  is inlined (that line's later columns shift).
+  is inlined (that line's later columns shift), and so is a kernel factory's own, bound once
+  before the kernel's ``def`` and never changed (``local_aliases.py``).
 - UPPER_CASE module constants holding an int or a tuple of ints, bound once and never rebound
   in the module (no star import), get their value as their declared type
   (``ROWS: _PyptoStubsConst[8] = 8`` is an int that knows it is 8, not ``Final``: other modules
@@ -80,13 +81,13 @@ def _rewrite(source: str, tree: ast.Module, keep: Callable[[ast.Module, Walk], N
     names = PyptoNames(walk.definitions)
     rewriter = AnnotationRewriter(src, consts, names)
     sites = annotation_sites(tree)
-    for node, params in sites:
-        rewriter.annotation(node, params)
+    for site in sites:
+        rewriter.annotation(site)
     rewriter.annotate_constants()
     rewriter.annotate_local_constants(local_constants(tree, consts, frozenset(names.imported), walk))
     if add_kernel_returns(src, walk.definitions):
         rewriter.need_marker(KERNEL_RETURN_ALIAS)
-    marker = module_marker.wanted(walk.definitions, (node for node, _ in sites), names.is_tensor)
+    marker = module_marker.wanted(walk.definitions, (site.node for site in sites), names.is_tensor)
     if marker:  # a module importing pypto with no tensor annotation: its options (module_marker.py)
         rewriter.need_marker(module_marker.ALIAS)
     digest = ""

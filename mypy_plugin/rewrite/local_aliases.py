@@ -1,0 +1,172 @@
+"""Shapes and dims a kernel factory names before it defines the kernel, for the source rewrite:
+``query_shape = [t, nqk, d]`` then ``def kernel(query: pypto.Tensor(query_shape, DT))``, or
+``t = pypto.DYNAMIC`` then ``pypto.Tensor([t, 64], DT)``. The annotation is evaluated where the
+``def`` runs, so a name the factory binds once, by a plain statement of its own body before the
+``def``, and never changes afterwards, stands for its value there.
+
+A list is an object: any attribute of the name (``shape.append``), a store or ``del`` of one of
+its items, or a ``global``/``nonlocal`` of it anywhere in the factory disqualifies it. A name the
+display reads must not be bound again after the display (the list holds the earlier value)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Final
+
+_FUNCTIONS: Final = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _value_form(node: ast.expr) -> bool:
+    """A list/tuple display with no ``*item``, or a dotted name (``pypto.DYNAMIC``)."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return not any(isinstance(e, ast.Starred) for e in node.elts)
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def _is_dotted_attribute(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and _value_form(node)
+
+
+class EnclosingAliases:
+    """The aliases of one function (its own body's statements), looked up by the annotations of
+    the functions it defines. Computed on first lookup: most functions define no kernel."""
+
+    def __init__(self, func: ast.FunctionDef | ast.AsyncFunctionDef, outer: EnclosingAliases | None) -> None:
+        self.func = func
+        self.outer = outer
+        self._aliases: dict[str, tuple[int, ast.expr]] | None = None
+        self._bound: set[str] = set()
+
+    def alias(self, name: str, line: int) -> ast.expr | None:
+        """What ``name`` stands for in an annotation of a ``def`` at ``line`` of this function."""
+        return self.lookup(name, line)[1]
+
+    def lookup(self, name: str, line: int) -> tuple[bool, ast.expr | None]:
+        """(whether this function or one around it binds ``name``, so that no module constant of
+        that name is meant; what it stands for there, when it is an alias)."""
+        if self._aliases is None:
+            self._aliases = _aliases(self.func)
+            self._bound = _own_bound(self.func)
+        found = self._aliases.get(name)
+        if found is not None:
+            return True, (found[1] if found[0] < line else None)
+        if name in self._bound:
+            return True, None
+        if self.outer is not None:
+            return self.outer.lookup(name, self.func.lineno)
+        return False, None
+
+
+def _own_bound(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    a = func.args
+    names = {x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x}
+    for n in _subtree(func):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            names.add(n.id)
+        elif isinstance(n, _FUNCTIONS + (ast.ClassDef,)):
+            names.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in n.names)
+    return names | _nonlocal(func)
+
+
+def _subtree(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """The nodes of the function's own scope: a nested function, lambda or class is yielded but
+    not entered (its names are its own; a ``nonlocal`` in it is found by :func:`_declared`)."""
+    stack: list[ast.AST] = list(reversed(func.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, _FUNCTIONS + (ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def _declared(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Names used as an object anywhere inside the function, nested scopes included (a list
+    there may be the factory's): an attribute (``shape.append``), an item stored or deleted
+    (``shape[0] = n``), a ``global`` or ``nonlocal`` declaration."""
+    out: set[str] = set()
+    for stmt in func.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                out.update(node.names)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                out.add(node.value.id)
+            elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name):
+                out.add(node.value.id)
+    return out
+
+
+def _nonlocal(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    return {n for stmt in func.body for node in ast.walk(stmt)
+            if isinstance(node, (ast.Global, ast.Nonlocal)) for n in node.names}
+
+
+def _aliases(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, tuple[int, ast.expr]]:
+    stores: dict[str, list[ast.AST]] = {}  # each binding of a name anywhere in the function
+    a = func.args
+    for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
+        if p is not None:
+            stores.setdefault(p.arg, []).append(p)
+    for node in _subtree(func):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores.setdefault(node.id, []).append(node)
+        elif isinstance(node, _FUNCTIONS + (ast.ClassDef, ast.ExceptHandler)) and getattr(node, "name", None):
+            stores.setdefault(str(node.name), []).append(node)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for imported in node.names:
+                stores.setdefault((imported.asname or imported.name).split(".")[0], []).append(node)
+    used_as_object = _declared(func)
+    top = _top_targets(func)
+    found: dict[str, tuple[int, ast.expr]] = {}
+    for stmt in func.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+            continue
+        name = stmt.targets[0].id
+        if stmt.type_comment is not None or len(stores.get(name, [])) != 1 or name in used_as_object:
+            continue
+        value = stmt.value
+        if isinstance(value, (ast.List, ast.Tuple)) and not _value_form(value):
+            continue
+        if not isinstance(value, (ast.List, ast.Tuple)) and not _is_dotted_attribute(value):
+            continue
+        if isinstance(value, (ast.List, ast.Tuple)) and not _reads_settled(value, stmt, stores, used_as_object, top):
+            continue
+        found[name] = (stmt.lineno, value)
+    return found
+
+
+def _top_targets(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
+    """The names bound by plain assignments of the function's own body (not in a branch, a loop
+    or a nested function: those may not have run, or run later)."""
+    out: set[int] = set()
+    for stmt in func.body:
+        targets: list[ast.expr] = []
+        if isinstance(stmt, ast.Assign):
+            targets = list(stmt.targets)
+        elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+            targets = [stmt.target]
+        for t in targets:
+            out.update(id(n) for n in ast.walk(t) if isinstance(n, ast.Name))
+    return out
+
+
+def _reads_settled(value: ast.expr, stmt: ast.stmt, stores: dict[str, list[ast.AST]],
+                   used_as_object: set[str], top: set[int]) -> bool:
+    """Every name the display reads holds, wherever the function binds it, the value it had when
+    the display was built: bound only by parameters and earlier plain statements of the body."""
+    for n in ast.walk(value):
+        if not isinstance(n, ast.Name):
+            continue
+        if n.id in used_as_object:
+            return False
+        for bound in stores.get(n.id, []):
+            if isinstance(bound, ast.arg):
+                continue  # a parameter: bound before the body runs
+            if id(bound) not in top or getattr(bound, "lineno", stmt.lineno) >= stmt.lineno:
+                return False
+    return True
