@@ -58,16 +58,26 @@ def note_unread(var: Var, reader: str | None) -> None:
         UNREAD.setdefault(reader, set()).add(var.fullname)
 
 
-def int_of_expr(e: Expression | None, read: Read = getattr, depth: int = 0, reader: str | None = None) -> int | None:
+# What a local name holds, where a hook knows more than mypy's type (``n = x.shape[1]``).
+LocalInt = Callable[[NameExpr], "int | None"]
+
+
+def int_of_expr(e: Expression | None, read: Read = getattr, depth: int = 0, reader: str | None = None,
+                local: LocalInt | None = None) -> int | None:
     """Int literals, Final and module constants, and + - * // % and unary minus on them (``-(COLS // 2)``);
-    ``reader``: the function that needs the value (for :func:`note_unread`)."""
+    ``reader``: the function that needs the value (for :func:`note_unread`); ``local``: the value
+    of a local name the caller knows."""
     if e is None or depth > 16:
         return None
     if isinstance(e, IntExpr):
         return e.value
     if isinstance(e, UnaryExpr) and e.op == "-":
-        inner = int_of_expr(e.expr, read, depth + 1, reader)
+        inner = int_of_expr(e.expr, read, depth + 1, reader, local)
         return None if inner is None else -inner
+    if local is not None and isinstance(e, NameExpr):
+        known_here = local(e)
+        if known_here is not None:
+            return known_here
     if isinstance(e, (NameExpr, MemberExpr)) and isinstance(e.node, Var):
         # Final constants, and module constants whose declared type holds their value (the
         # source rewrite's ``ROWS: _PyptoStubsConst[8] = 8``, rewrite_markers.py).
@@ -80,7 +90,7 @@ def int_of_expr(e: Expression | None, read: Read = getattr, depth: int = 0, read
             return known
         note_unread(e.node, reader)
     if isinstance(e, OpExpr):
-        a, b = int_of_expr(e.left, read, depth + 1, reader), int_of_expr(e.right, read, depth + 1, reader)
+        a, b = int_of_expr(e.left, read, depth + 1, reader, local), int_of_expr(e.right, read, depth + 1, reader, local)
         return None if a is None or b is None else fold(e.op, a, b)
     return None
 

@@ -5,22 +5,22 @@ from __future__ import annotations
 from mypy.nodes import EllipsisExpr, Expression, NameExpr, OpExpr, SliceExpr
 from mypy.types import AnyType, Instance, LiteralType, Type, get_proper_type
 
-from ..bridge.folding import int_of_expr
+from ..bridge.folding import LocalInt, int_of_expr
 from ..bridge.tensor_types import DIM
 from ..knowledge.indexing import INT_KEY, MAYBE_INT_KEY, Span
 
 
-def _linear(e: Expression | None, depth: int = 0) -> dict[str, int] | None:
+def _linear(e: Expression | None, depth: int = 0, local: LocalInt | None = None) -> dict[str, int] | None:
     """``i * 8 + 4`` as {"i": 8, "": 4}; None if not linear in names and ints."""
     if e is None or depth > 8:
         return None
-    v = int_of_expr(e)
+    v = int_of_expr(e, local=local)
     if v is not None:
         return {"": v}
     if isinstance(e, NameExpr):
         return {e.name: 1}
     if isinstance(e, OpExpr) and e.op in ("+", "-", "*"):
-        a, b = _linear(e.left, depth + 1), _linear(e.right, depth + 1)
+        a, b = _linear(e.left, depth + 1, local), _linear(e.right, depth + 1, local)
         if a is None or b is None:
             return None
         if e.op == "*":
@@ -51,24 +51,24 @@ def _scalar_index(t: Type | None) -> object:
     return None
 
 
-def key_of(e: Expression, t: Type | None = None) -> object:
+def key_of(e: Expression, t: Type | None = None, local: LocalInt | None = None) -> object:
     if isinstance(e, EllipsisExpr):
         return Ellipsis
     if isinstance(e, SliceExpr):
         if e.stride is not None:
             return None
-        start = int_of_expr(e.begin_index) if e.begin_index is not None else None
-        stop = int_of_expr(e.end_index) if e.end_index is not None else None
+        start = int_of_expr(e.begin_index, local=local) if e.begin_index is not None else None
+        stop = int_of_expr(e.end_index, local=local) if e.end_index is not None else None
         if (e.begin_index is None or start is not None) and (e.end_index is None or stop is not None):
             return slice(start, stop)
-        lo, hi = _linear(e.begin_index), _linear(e.end_index)
+        lo, hi = _linear(e.begin_index, local=local), _linear(e.end_index, local=local)
         if lo is None or hi is None:
             return Span(None)
         diff = {n: hi.get(n, 0) - lo.get(n, 0) for n in set(lo) | set(hi)}
         if any(c for n, c in diff.items() if n):
             return Span(None)
         return Span(diff.get("", 0))
-    v = int_of_expr(e)
+    v = int_of_expr(e, local=local)
     if v is not None:
         return v
     return _scalar_index(t)

@@ -33,6 +33,7 @@ from ..kernel.local_lists import ShapeLists
 from ..knowledge.ops import Key, TensorVal
 from ..knowledge.shapes import Dim, is_dynamic
 from .index_keys import key_of
+from .shape_args import dim_of, dims_of, is_shape_attr
 
 _Slot = tuple[Union[Type, None], Union[Expression, None]]
 
@@ -57,6 +58,22 @@ class CallArgs:
         self.receiver = receiver
         self.receiver_expr = receiver_expr
         self.lists: ShapeLists | None = None  # the function's shape lists, read as their displays
+
+    def local_dim(self, e: NameExpr) -> Dim:
+        """A name bound once to a dim of a shape (``b, s, h = x.shape``, ``n = x.shape[1]``): that
+        dim of the tensor's type where ``.shape`` is read (None: unknown, or dynamic)."""
+        found = self.lists.dim_source(e) if self.lists is not None else None
+        if found is None:
+            return None
+        member, i, rank = found
+        shape = self._shape_of(member)
+        if shape is None or (rank is not None and len(shape) != rank) or not -len(shape) <= i < len(shape):
+            return None
+        return shape[i]
+
+    def local_int(self, e: NameExpr) -> int | None:
+        d = self.local_dim(e)
+        return d if isinstance(d, int) else None
 
     def _shown(self, s: _Slot) -> _Slot:
         """A slot whose name stands for a shape list: the list display instead."""
@@ -184,7 +201,7 @@ class CallArgs:
         s = self._slot(key, pos)
         if s is None:
             return None
-        v = int_of_expr(s[1])
+        v = int_of_expr(s[1], local=self.local_int)
         return v if v is not None else int_of_type(s[0])
 
     def bool_value(self, key: Key, pos: int, default: bool) -> bool | None:
@@ -200,8 +217,8 @@ class CallArgs:
         if s is None:
             return None
         t, e = self._shown(s)
-        shape = self._shape_of(e) if _is_shape_attr(e) else None
-        return shape if shape is not None else _dims_of(e, t)
+        shape = self._shape_of(e) if is_shape_attr(e) else None
+        return shape if shape is not None else dims_of(e, t, self.local_dim)
 
     def _shape_of(self, e: Expression | None) -> list[Dim] | None:
         """``t.shape`` of a tensor of known rank: its dims, from the type mypy recorded for ``t``
@@ -223,13 +240,13 @@ class CallArgs:
         slots = self.slots[pos]
         if len(slots) == 1:
             t, e = self._shown(slots[0])
-            shape = self._shape_of(e) if _is_shape_attr(e) else None
+            shape = self._shape_of(e) if is_shape_attr(e) else None
             if shape is not None:
                 return shape
-            seq = _dims_of(e, t)
+            seq = dims_of(e, t, self.local_dim)
             if seq is not None and isinstance(e, (ListExpr, TupleExpr)):
                 return seq
-        return [_dim_of(e, t) for t, e in slots]
+        return [dim_of(e, t, self.local_dim) for t, e in slots]
 
     def tensor_list(self, key: Key, pos: int) -> list[TensorVal] | None:
         s = self._slot(key, pos)
@@ -275,8 +292,8 @@ class CallArgs:
                 list(key_type.items) if isinstance(key_type, TupleType) and len(key_type.items) == len(e.items)
                 else [None] * len(e.items)
             )
-            return [key_of(i, t) for i, t in zip(e.items, types)]
-        return [key_of(e, key_type)]
+            return [key_of(i, t, self.local_int) for i, t in zip(e.items, types)]
+        return [key_of(e, key_type, self.local_int)]
 
 
 def _slots(types: list[list[Type]], exprs: list[list[Expression]]) -> list[list[_Slot]]:
@@ -298,30 +315,6 @@ def _is_scalar(t: Type) -> bool:
     if isinstance(p, LiteralType):
         p = p.fallback
     return isinstance(p, Instance) and any(p.type.has_base(name) for name in _SCALARS)
-
-
-def _is_shape_attr(e: Expression | None) -> bool:
-    return isinstance(e, MemberExpr) and e.name == "shape"
-
-
-def _dim_of(e: Expression | None, t: Type | None) -> Dim:
-    v = int_of_expr(e)
-    if v is None:
-        v = int_of_type(t)
-    if v is not None:
-        return v
-    if isinstance(e, NameExpr):
-        return e.name
-    return None
-
-
-def _dims_of(e: Expression | None, t: Type | None) -> list[Dim] | None:
-    if isinstance(e, (ListExpr, TupleExpr)):
-        return [_dim_of(i, None) for i in e.items]
-    p = get_proper_type(t) if t is not None else None
-    if isinstance(p, TupleType):
-        return [int_of_type(i) for i in p.items]
-    return None
 
 
 def _recorded(ctx: FunctionContext | MethodContext) -> Callable[[Expression], Type | None] | None:

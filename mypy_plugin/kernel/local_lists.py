@@ -8,10 +8,15 @@ occurrence is an argument of a ``pypto.*`` call, of a tensor's ``reshape`` / ``v
 ``expand_clone``, of ``len`` / ``list`` / ``tuple``, or an item read (``shape[0]``). Any other use
 (a method, an item assignment, ``+=``, another call it could be changed in, a second binding) and
 any lambda or nested definition in the function (not walked) leave the name unknown.
+
+Dims read from a shape (``b, s, h = x.shape``, ``n = x.shape[1]``) are ints: a name bound once so,
+never a parameter, stands for that dim of the tensor's type where ``.shape`` is read
+(:meth:`ShapeLists.dim_source`); mypy types it ``_Dim``, which holds no value.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, TypeGuard
 
 from mypy.nodes import (
@@ -22,6 +27,8 @@ from mypy.nodes import (
     DelStmt,
     Expression,
     FuncDef,
+    GlobalDecl,
+    NonlocalDecl,
     IndexExpr,
     LambdaExpr,
     ListExpr,
@@ -29,10 +36,13 @@ from mypy.nodes import (
     NameExpr,
     RefExpr,
     StarExpr,
+    TupleExpr,
+    UnaryExpr,
+    IntExpr,
     Var,
 )
 
-from .body_walk import expressions, statements
+from .body_walk import assignment_counts, expressions, statements
 
 _SHAPE_METHODS: Final = frozenset({"reshape", "view", "expand_clone"})
 _READING_BUILTINS: Final = frozenset({"builtins.len", "builtins.list", "builtins.tuple"})
@@ -61,9 +71,11 @@ class ShapeLists:
 
     def __init__(self, func: FuncDef) -> None:
         self._lists: dict[int, ListExpr | MemberExpr] = {}  # id(Var) -> its list display or ``t.shape``
+        self._dims: dict[int, tuple[MemberExpr, int, int | None]] = {}  # id(Var) -> (t.shape, index, rank)
         stmts = list(statements(func.body.body))
         if any(isinstance(s, (FuncDef, Decorator, ClassDef)) for s in stmts):
             return
+        self._dims = _shape_dims(func, stmts)
         bound: dict[int, ListExpr | MemberExpr] = {}
         binding: set[int] = set()  # the NameExpr each list display is assigned to
         for s in stmts:
@@ -95,8 +107,51 @@ class ShapeLists:
                 counts[id(n.node)] = counts.get(id(n.node), 0) + 1
         self._lists = {v: lst for v, lst in bound.items() if v not in spoiled and counts.get(v) == 1}
 
+    def dim_source(self, e: Expression | None) -> tuple[MemberExpr, int, int | None] | None:
+        """For a name bound once to a dim of a shape: the ``t.shape`` read, the dim's index, and
+        the rank the unpacking needs (None for ``t.shape[i]``)."""
+        if not self._dims or not isinstance(e, NameExpr) or not isinstance(e.node, Var):
+            return None
+        return self._dims.get(id(e.node))
+
     def display(self, e: Expression | None) -> ListExpr | MemberExpr | None:
         """The list display (or ``t.shape``) a qualifying name stands for; None for anything else."""
         if not self._lists or not isinstance(e, NameExpr) or not isinstance(e.node, Var):
             return None
         return self._lists.get(id(e.node))
+
+
+def _index(e: Expression) -> int | None:
+    if isinstance(e, IntExpr):
+        return e.value
+    if isinstance(e, UnaryExpr) and e.op == "-" and isinstance(e.expr, IntExpr):
+        return -e.expr.value
+    return None
+
+
+def _shape_dims(func: FuncDef, stmts: Sequence[object]) -> dict[int, tuple[MemberExpr, int, int | None]]:
+    """``b, s, h = t.shape`` and ``n = t.shape[i]``: each name bound so, once in the function and
+    not a parameter (a lambda, which may rebind nothing but is not walked, is refused above)."""
+    found: dict[int, tuple[MemberExpr, int, int | None]] = {}
+    if any(isinstance(s, (GlobalDecl, NonlocalDecl)) for s in stmts):
+        return found  # a module's (or an enclosing function's) name: bound elsewhere too
+    params = {a.variable.name for a in func.arguments}
+    counts = assignment_counts(func)
+    for s in stmts:
+        if not isinstance(s, AssignmentStmt) or len(s.lvalues) != 1:
+            continue
+        target, value = s.lvalues[0], s.rvalue
+        pairs: list[tuple[Expression, MemberExpr, int, int | None]] = []
+        if isinstance(target, (TupleExpr, ListExpr)) and isinstance(value, MemberExpr) and value.name == "shape":
+            if all(isinstance(i, NameExpr) for i in target.items):
+                pairs = [(item, value, i, len(target.items)) for i, item in enumerate(target.items)]
+        elif (isinstance(target, NameExpr) and isinstance(value, IndexExpr) and isinstance(value.base, MemberExpr)
+              and value.base.name == "shape"):
+            i = _index(value.index)
+            if i is not None:
+                pairs = [(target, value.base, i, None)]
+        for name, member, i, rank in pairs:
+            if (isinstance(name, NameExpr) and isinstance(name.node, Var) and name.name not in params
+                    and counts.get(name.name) == 1):
+                found[id(name.node)] = (member, i, rank)
+    return found

@@ -85,14 +85,20 @@ def check_signature(api: CheckerPluginInterface, context: Decorator) -> None:
             "(ValueError: Return annotation is not allowed)",
             "remove the return annotation; write results into an output parameter",
         ), func)
+    scope = getattr(api, "scope", None)
+    enclosing = scope.current_function() if scope is not None else None
+    # A kernel a function defines is built at each call of it: the error comes there (probed).
+    when = (f'each time "{enclosing.name}" defines the kernel' if isinstance(enclosing, FuncDef)
+            else "when the module is imported")
     for arg, t in zip(func.arguments, sig.arg_types):
         if _tuple_shape(t):
             report(api, Finding(
                 codes.KERNEL_SIGNATURE,
                 f'jit kernel "{name}": parameter "{arg.variable.name}" has a shape written as a tuple holding '
-                "DYNAMIC, DYN, STATIC or ...; 0.2.0 raises ValueError (Invalid value type) when the module is "
-                "imported: such a shape must be a list",
-                "write the shape as a list: pypto.Tensor([pypto.DYNAMIC, 64], ...) instead of (pypto.DYNAMIC, 64)",
+                f"DYNAMIC, DYN, STATIC or ...; 0.2.0 raises ValueError (Invalid value type) {when}: "
+                "such a shape must be a list",
+                "write the shape as a list: pypto.Tensor([pypto.DYNAMIC, 64], ...) instead of (pypto.DYNAMIC, 64)"
+                + (", also where a named shape is built (x_shape = [t, n])" if isinstance(enclosing, FuncDef) else ""),
             ), func)
     seen_other: str | None = None
     has_tensor = False
