@@ -28,8 +28,8 @@ from .bridge.tensor_types import TENSOR
 from .calls import call_sites, conftests, cross_module, helpers, module_sources
 from .debug import degrade
 from .hooks import (
-    attributes, builtin_minmax, call_forms, jit_options, kernel_calls, module_options, op_calls, scalar_minmax,
-    session, unpacked_options,
+    attributes, builtin_minmax, call_forms, container_reads, jit_options, kernel_calls, module_options, op_calls,
+    scalar_minmax, session, unpacked_options,
 )
 from .hooks.annotations import analyze_tensor
 from .kernel import decorators
@@ -240,6 +240,8 @@ class PyptoPlugin(Plugin):
             return op_calls.decorator_hook(self.session)
         if fullname in op_calls.REFLECTED_COMPARISONS:
             return op_calls.reflected_comparison_hook(self.session, OPS[op_calls.REFLECTED_COMPARISONS[fullname]])
+        if fullname in container_reads.METHODS:
+            return container_reads.hook
         if fullname == "pypto.Tensor.__setitem__":
             return op_calls.write_hook(self.session, "setitem")
         if fullname == "pypto.Tensor.move":
