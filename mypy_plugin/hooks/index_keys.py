@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mypy.nodes import EllipsisExpr, Expression, NameExpr, OpExpr, SliceExpr
 from mypy.types import AnyType, Instance, LiteralType, Type, get_proper_type
 
@@ -10,7 +12,12 @@ from ..bridge.tensor_types import DIM
 from ..knowledge.indexing import INT_KEY, MAYBE_INT_KEY, Span
 
 
-def _linear(e: Expression | None, depth: int = 0, local: LocalInt | None = None) -> dict[str, int] | None:
+# The expression a local name stands for at a use (``kernel/local_linear.py``), or None.
+Expand = Callable[[NameExpr], "Expression | None"]
+
+
+def _linear(e: Expression | None, depth: int = 0, local: LocalInt | None = None,
+            expand: Expand | None = None) -> dict[str, int] | None:
     """``i * 8 + 4`` as {"i": 8, "": 4}; None if not linear in names and ints."""
     if e is None or depth > 8:
         return None
@@ -18,9 +25,10 @@ def _linear(e: Expression | None, depth: int = 0, local: LocalInt | None = None)
     if v is not None:
         return {"": v}
     if isinstance(e, NameExpr):
-        return {e.name: 1}
+        value = expand(e) if expand is not None else None
+        return _linear(value, depth + 1, local, expand) if value is not None else {e.name: 1}
     if isinstance(e, OpExpr) and e.op in ("+", "-", "*"):
-        a, b = _linear(e.left, depth + 1, local), _linear(e.right, depth + 1, local)
+        a, b = _linear(e.left, depth + 1, local, expand), _linear(e.right, depth + 1, local, expand)
         if a is None or b is None:
             return None
         if e.op == "*":
@@ -51,7 +59,7 @@ def _scalar_index(t: Type | None) -> object:
     return None
 
 
-def key_of(e: Expression, t: Type | None = None, local: LocalInt | None = None) -> object:
+def key_of(e: Expression, t: Type | None = None, local: LocalInt | None = None, expand: Expand | None = None) -> object:
     if isinstance(e, EllipsisExpr):
         return Ellipsis
     if isinstance(e, SliceExpr):
@@ -61,7 +69,7 @@ def key_of(e: Expression, t: Type | None = None, local: LocalInt | None = None) 
         stop = int_of_expr(e.end_index, local=local) if e.end_index is not None else None
         if (e.begin_index is None or start is not None) and (e.end_index is None or stop is not None):
             return slice(start, stop)
-        lo, hi = _linear(e.begin_index, local=local), _linear(e.end_index, local=local)
+        lo, hi = _linear(e.begin_index, local=local, expand=expand), _linear(e.end_index, local=local, expand=expand)
         if lo is None or hi is None:
             return Span(None)
         diff = {n: hi.get(n, 0) - lo.get(n, 0) for n in set(lo) | set(hi)}

@@ -29,6 +29,7 @@ from mypy.types import Instance, LiteralType, TupleType, Type, UnionType, get_pr
 from ..bridge.expr_text import expr_text
 from ..bridge.folding import bool_of_expr, int_of_expr, int_of_type, number_kind
 from ..bridge.tensor_types import dtype_of_value, tensor_val
+from ..kernel.local_linear import LinearNames
 from ..kernel.local_lists import ShapeLists
 from ..knowledge.ops import Key, TensorVal
 from ..knowledge.shapes import Dim, is_dynamic
@@ -58,6 +59,7 @@ class CallArgs:
         self.receiver = receiver
         self.receiver_expr = receiver_expr
         self.lists: ShapeLists | None = None  # the function's shape lists, read as their displays
+        self.linear: LinearNames | None = None  # its index names bound to int arithmetic
 
     def local_dim(self, e: NameExpr) -> Dim:
         """A name bound once to a dim of a shape (``b, s, h = x.shape``, ``n = x.shape[1]``): that
@@ -70,6 +72,9 @@ class CallArgs:
         if shape is None or (rank is not None and len(shape) != rank) or not -len(shape) <= i < len(shape):
             return None
         return shape[i]
+
+    def expand(self, e: NameExpr) -> Expression | None:
+        return self.linear.expand(e) if self.linear is not None else None
 
     def local_int(self, e: NameExpr) -> int | None:
         d = self.local_dim(e)
@@ -292,8 +297,8 @@ class CallArgs:
                 list(key_type.items) if isinstance(key_type, TupleType) and len(key_type.items) == len(e.items)
                 else [None] * len(e.items)
             )
-            return [key_of(i, t, self.local_int) for i, t in zip(e.items, types)]
-        return [key_of(e, key_type, self.local_int)]
+            return [key_of(i, t, self.local_int, self.expand) for i, t in zip(e.items, types)]
+        return [key_of(e, key_type, self.local_int, self.expand)]
 
 
 def _slots(types: list[list[Type]], exprs: list[list[Expression]]) -> list[list[_Slot]]:

@@ -16,6 +16,7 @@ from mypy.types import CallableType
 
 from ..bridge.tensor_types import tensor_val
 from .body_walk import statements
+from .local_linear import LinearNames
 from .local_lists import ShapeLists
 from .use_after_move import Outputs, whole_key
 
@@ -59,6 +60,11 @@ class LocalBuffers:
     def shape_lists(self) -> ShapeLists:
         """The shape lists bound once in the function (asked by every op call with a name argument)."""
         return ShapeLists(self.func)
+
+    @functools.cached_property
+    def linear_names(self) -> LinearNames:
+        """The index names bound once to int arithmetic (asked by every index with a slice)."""
+        return LinearNames(self.func)
 
     @functools.cached_property
     def outputs(self) -> Outputs:

@@ -35,6 +35,7 @@ from mypy.nodes import (
     MemberExpr,
     NameExpr,
     RefExpr,
+    SliceExpr,
     StarExpr,
     TupleExpr,
     UnaryExpr,
@@ -75,7 +76,6 @@ class ShapeLists:
         stmts = list(statements(func.body.body))
         if any(isinstance(s, (FuncDef, Decorator, ClassDef)) for s in stmts):
             return
-        self._dims = _shape_dims(func, stmts)
         bound: dict[int, ListExpr | MemberExpr] = {}
         binding: set[int] = set()  # the NameExpr each list display is assigned to
         for s in stmts:
@@ -84,6 +84,7 @@ class ShapeLists:
                 bound[id(s.lvalues[0].node)] = s.rvalue
                 binding.add(id(s.lvalues[0]))
         if not bound:
+            self._dims = _shape_dims(func, stmts, self)
             return
         reads: set[int] = set()  # NameExpr occurrences that only read the list
         seen: list[NameExpr] = []
@@ -106,6 +107,7 @@ class ShapeLists:
             if id(n) in binding:
                 counts[id(n.node)] = counts.get(id(n.node), 0) + 1
         self._lists = {v: lst for v, lst in bound.items() if v not in spoiled and counts.get(v) == 1}
+        self._dims = _shape_dims(func, stmts, self)
 
     def dim_source(self, e: Expression | None) -> tuple[MemberExpr, int, int | None] | None:
         """For a name bound once to a dim of a shape: the ``t.shape`` read, the dim's index, and
@@ -129,9 +131,31 @@ def _index(e: Expression) -> int | None:
     return None
 
 
-def _shape_dims(func: FuncDef, stmts: Sequence[object]) -> dict[int, tuple[MemberExpr, int, int | None]]:
-    """``b, s, h = t.shape`` and ``n = t.shape[i]``: each name bound so, once in the function and
-    not a parameter (a lambda, which may rebind nothing but is not walked, is refused above)."""
+def _shape_read(e: Expression, lists: ShapeLists) -> MemberExpr | None:
+    """``t.shape``, or a name that stands for one (``shape = t.shape``)."""
+    if isinstance(e, MemberExpr) and e.name == "shape":
+        return e
+    shown = lists.display(e)
+    return shown if isinstance(shown, MemberExpr) else None
+
+
+def _unpacked(value: Expression, lists: ShapeLists) -> tuple[MemberExpr, int] | None:
+    """What an unpacking reads: ``t.shape`` from dim 0, or ``t.shape[k:]`` from dim k."""
+    whole = _shape_read(value, lists)
+    if whole is not None:
+        return whole, 0
+    if isinstance(value, IndexExpr) and isinstance(value.index, SliceExpr):
+        sl = value.index
+        start = _index(sl.begin_index) if sl.begin_index is not None else 0
+        base = _shape_read(value.base, lists)
+        if base is not None and start is not None and start >= 0 and sl.end_index is None and sl.stride is None:
+            return base, start
+    return None
+
+
+def _shape_dims(func: FuncDef, stmts: Sequence[object], lists: ShapeLists) -> dict[int, tuple[MemberExpr, int, int | None]]:
+    """``b, s, h = t.shape``, ``n1, n2 = shape[1:]`` and ``n = t.shape[i]`` (``shape`` bound to
+    ``t.shape``): each name bound so, once in the function and not a parameter."""
     found: dict[int, tuple[MemberExpr, int, int | None]] = {}
     if any(isinstance(s, (GlobalDecl, NonlocalDecl)) for s in stmts):
         return found  # a module's (or an enclosing function's) name: bound elsewhere too
@@ -142,14 +166,17 @@ def _shape_dims(func: FuncDef, stmts: Sequence[object]) -> dict[int, tuple[Membe
             continue
         target, value = s.lvalues[0], s.rvalue
         pairs: list[tuple[Expression, MemberExpr, int, int | None]] = []
-        if isinstance(target, (TupleExpr, ListExpr)) and isinstance(value, MemberExpr) and value.name == "shape":
+        read = _unpacked(value, lists) if isinstance(target, (TupleExpr, ListExpr)) else None
+        if isinstance(target, (TupleExpr, ListExpr)) and read is not None:
+            member, start = read
             if all(isinstance(i, NameExpr) for i in target.items):
-                pairs = [(item, value, i, len(target.items)) for i, item in enumerate(target.items)]
-        elif (isinstance(target, NameExpr) and isinstance(value, IndexExpr) and isinstance(value.base, MemberExpr)
-              and value.base.name == "shape"):
-            i = _index(value.index)
-            if i is not None:
-                pairs = [(target, value.base, i, None)]
+                whole = start + len(target.items)  # the unpacking raises on any other rank
+                pairs = [(item, member, start + i, whole) for i, item in enumerate(target.items)]
+        elif isinstance(target, NameExpr) and isinstance(value, IndexExpr):
+            base = _shape_read(value.base, lists)
+            at = _index(value.index)
+            if base is not None and at is not None:
+                pairs = [(target, base, at, None)]
         for name, member, i, rank in pairs:
             if (isinstance(name, NameExpr) and isinstance(name.node, Var) and name.name not in params
                     and counts.get(name.name) == 1):
