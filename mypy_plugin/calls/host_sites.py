@@ -8,12 +8,12 @@ import ast
 import functools
 import gc
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from mypy.nodes import MypyFile
+from mypy.nodes import Import, MypyFile
 
 from ..host.evaluate import CallSite, HostEvaluator
 from ..host.module_facts import DEFAULT_DTYPE_SETTERS, scan
@@ -64,7 +64,7 @@ def module_sites(api: object) -> ModuleSites:
         if len(_cache) >= _CACHE_SIZE:
             _cache.clear()
         trees, digests = conftests.read(api, conftests.names(api, path))
-        entry = _cache[path] = (module, stamp, _evaluate(module, path, read, trees))
+        entry = _cache[path] = (module, stamp, _evaluate(module, path, read, trees, modules))
         entry[2].conftests = digests
     return entry[2]
 
@@ -86,25 +86,25 @@ def _shadowed(api: object, path: str) -> str:
     return path
 
 
-def _evaluate(module: MypyFile, path: str, constant: Callable[[str, str], Value], conftest_trees: list[ast.Module]
-              ) -> ModuleSites:
+def _evaluate(module: MypyFile, path: str, constant: Callable[[str, str], Value], conftest_trees: list[ast.Module],
+              modules: object = None) -> ModuleSites:
     # No cyclic GC while the short-lived syntax tree is built and walked: a collection then scans
     # all of mypy's heap, which costs more than the walk itself (the tree is freed by refcount).
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _evaluate_source(module, path, constant, conftest_trees)
+        return _evaluate_source(module, path, constant, conftest_trees, modules)
     finally:
         if enabled:
             gc.enable()
 
 
 def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str], Value],
-                     conftest_trees: list[ast.Module]) -> ModuleSites:
+                     conftest_trees: list[ast.Module], modules: object = None) -> ModuleSites:
     try:
         data = Path(path).read_bytes()
         forms = parsed_trees.forms(path, data)  # what the calls of these very bytes may call
-        if forms is not None and not may_call_a_kernel(forms, kernel_namer(module, frozenset())):
+        if forms is not None and not may_call_a_kernel(forms, kernel_namer(module, frozenset(), modules)):
             return ModuleSites()  # no call of the module can be a kernel's (a kernel module)
         # the source rewrite's parse of these very bytes, when it kept one (parsed_trees)
         tree = parsed_trees.take(path, data) or ast.parse(data)
@@ -117,7 +117,7 @@ def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str],
         value = out.constants[(module_name, name)] = constant(module_name, name)
         return value
 
-    evaluator = HostEvaluator(tree, kernel_namer(module, facts.nested_kernels), facts=facts,
+    evaluator = HostEvaluator(tree, kernel_namer(module, facts.nested_kernels, modules), facts=facts,
                               default_dtype_changed=conftest_changes_default_dtype(path), constant=recorded,
                               conftests=conftest_trees)
     for site in evaluator.call_sites():
@@ -160,37 +160,51 @@ def conftest_changes_default_dtype(path: str) -> bool:
     return False
 
 
-def kernel_namer(module: MypyFile, nested: frozenset[str]) -> Callable[[ast.expr], str | None]:
+def kernel_namer(module: MypyFile, nested: frozenset[str], modules: object = None
+                 ) -> Callable[[ast.expr], str | None]:
     """Which callees of the module's source are jit kernels: a module-level name (defined or
-    imported) or ``mod.kernel`` of an imported module, as mypy bound them, or the name of a
+    imported) or ``mod.kernel`` / ``pkg.mod.kernel`` of an imported module, as mypy bound them, or the name of a
     kernel defined inside a function (``nested``)."""
 
     # The evaluator asks for every call it walks; the answer depends on the callee's text only.
     known: dict[str, str | None] = {}
 
     def name(callee: ast.expr) -> str | None:
-        if isinstance(callee, ast.Name):
-            text = callee.id
-        elif isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
-            text = f"{callee.value.id}.{callee.attr}"
-        else:
+        parts: list[str] = []
+        node = callee
+        while isinstance(node, ast.Attribute) and len(parts) < 8:
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
             return None
+        text = ".".join([node.id, *reversed(parts)])
         if text not in known:
             known[text] = _kernel_name(text)
         return known[text]
 
     def _kernel_name(text: str) -> str | None:
-        head, _, attr = text.partition(".")
+        head, *attrs = text.split(".")
         sym = module.names.get(head)
-        if not attr:
+        if not attrs:
             if sym is None:
                 return text if text in nested else None
             return text if jit_kernel(sym.node) is not None else None
+        # ``mod.kernel``, ``pkg.mod.kernel``: through modules only (never an object's attribute)
         target = sym.node if sym is not None else None
-        if isinstance(target, MypyFile):
+        for attr in attrs:
+            if not isinstance(target, MypyFile):
+                return None
             inner = target.names.get(attr)
-            if inner is not None and jit_kernel(inner.node) is not None:
-                return text
-        return None
+            target = inner.node if inner is not None else _submodule(target.fullname + "." + attr)
+        return text if jit_kernel(target) is not None else None
+
+    def _submodule(fullname: str) -> MypyFile | None:
+        """``pkg.mod`` of ``import pkg.mod`` in this module (mypy leaves it out of ``pkg``'s names)."""
+        if fullname not in imported:
+            return None
+        found = modules.get(fullname) if isinstance(modules, Mapping) else None
+        return found if isinstance(found, MypyFile) else None
+
+    imported = {name for imp in module.imports if isinstance(imp, Import) for name, alias in imp.ids if alias is None}
 
     return name

@@ -123,6 +123,10 @@ def scan(tree: ast.Module) -> ModuleFacts:
                 names.add("." + attr)
                 if type(value) is ast.Name:
                     names.add(f"{value.id}.{attr}")
+                elif type(value) is ast.Attribute:
+                    dotted = _dotted(node)  # pkg.mod.kernel: a kernel through its module path
+                    if dotted is not None:
+                        names.add(dotted)
             if type(node.ctx) is not ast.Load and type(value) is ast.Name:  # type: ignore[attr-defined]
                 facts.attribute_targets.add(value.id)
         elif t is ast.Constant:
@@ -199,3 +203,12 @@ def _imports(facts: ModuleFacts, node: ast.Import | ast.ImportFrom) -> None:
 def _modules(facts: ModuleFacts, module: str) -> dict[str, str]:
     """The local names of torch's, math's or numpy's module and members."""
     return facts.torch if module == "torch" else facts.numpy if module == "numpy" else facts.math
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a chain of attributes on a name; None for anything else."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute) and len(parts) < 8:
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else None

@@ -16,11 +16,13 @@ from .module_facts import ModuleFacts
 
 
 def _kernel_names(names: Iterable[str], kernel_name: Callable[[ast.expr], str | None]) -> set[str]:
-    """The names (``k``, ``mod.k``) that the module's symbol table says are jit kernels."""
+    """The names (``k``, ``mod.k``, ``pkg.mod.k``) that the module's symbol table says are jit kernels."""
     found: set[str] = set()
     for text in names:
-        head, _, attr = text.partition(".")
-        node: ast.expr = ast.Attribute(ast.Name(head), attr) if attr else ast.Name(head)
+        head, *attrs = text.split(".")
+        node: ast.expr = ast.Name(head)
+        for attr in attrs:
+            node = ast.Attribute(node, attr)
         if head and kernel_name(node) is not None:
             found.add(text)
     return found

@@ -21,7 +21,7 @@ from .name_bindings import Walk
 @dataclass(frozen=True)
 class CallForms:
     names: frozenset[str]  # the names called (``f(...)``): each bound by nothing but defs, classes, imports
-    attributes: frozenset[tuple[str, str]]  # (``m``, ``f``) of each ``m.f(...)``
+    attributes: frozenset[tuple[str, ...]]  # (``m``, ``f``) of each ``m.f(...)``, (``pkg``, ``m``, ``f``) ...
 
 
 def call_forms(walk: Walk) -> CallForms | None:
@@ -35,7 +35,7 @@ def call_forms(walk: Walk) -> CallForms | None:
     binds, set_attributes = found
     valued = {name for node, name in binds if not _binds_no_value(node)}
     names: set[str] = set()
-    attributes: set[tuple[str, str]] = set()
+    attributes: set[tuple[str, ...]] = set()
     for call in walk.calls:
         func = call.func
         if type(func) is ast.Name:
@@ -45,11 +45,31 @@ def call_forms(walk: Walk) -> CallForms | None:
         elif type(func) is ast.Attribute:
             if func.attr in set_attributes:
                 return None
-            if type(func.value) is ast.Name:
-                attributes.add((func.value.id, func.attr))
+            path = _dotted(func)
+            if path is not None:
+                attributes.add(path)
         else:
             return None
     return CallForms(frozenset(names), frozenset(attributes))
+
+
+def _dotted(node: ast.Attribute) -> tuple[str, ...] | None:
+    """``m.f`` as (m, f), ``pkg.m.f`` as (pkg, m, f); None for any other callee."""
+    parts: list[str] = []
+    current: ast.expr = node
+    while isinstance(current, ast.Attribute) and len(parts) < 8:
+        parts.append(current.attr)
+        current = current.value
+    if not isinstance(current, ast.Name):
+        return None
+    return (current.id, *reversed(parts))
+
+
+def _callee(path: tuple[str, ...]) -> ast.expr:
+    node: ast.expr = ast.Name(path[0])
+    for attr in path[1:]:
+        node = ast.Attribute(node, attr)
+    return node
 
 
 def _binds_no_value(node: ast.AST) -> bool:
@@ -65,4 +85,4 @@ def _binds_no_value(node: ast.AST) -> bool:
 def may_call_a_kernel(forms: CallForms, kernel_name: Callable[[ast.expr], str | None]) -> bool:
     """Can a call of the module be a kernel's (``kernel_name``: the host evaluation's namer)?"""
     return any(kernel_name(ast.Name(name)) is not None for name in forms.names) or any(
-        kernel_name(ast.Attribute(ast.Name(head), attr)) is not None for head, attr in forms.attributes)
+        kernel_name(_callee(path)) is not None for path in forms.attributes)

@@ -36,9 +36,6 @@ TENSORS = ("x", "y", "gamma")
 # Forms the checker does not follow yet, generated only with ``gaps=True`` (each has a package
 # regression under ``packages/`` with a ``# checker: known gap`` header):
 GAPS: dict[str, tuple[str, ...]] = {
-    # host code calls the kernel as ``pkg.kernel.k(...)`` after ``import pkg.kernel``: host code names a
-    # jit kernel as NAME or MODULE.NAME only
-    "host_module_path": ("kernel_called_through_its_module_path",),
     # traced code (a helper's module; a runtime-shaped kernel, traced from the host call) imports a
     # name re-exported by a package __init__ that imports no pypto: that module is not read (a
     # documented limit: no digest to invalidate on), so the name is unknown
@@ -141,8 +138,6 @@ def package_layout(draw: Any, base: HelperCase, gaps: bool = False) -> PackageCa
         obj_form = draw(st.sampled_from(["init", "dataclass"]))
         body = [(role, _as_method(src, root, {p for p, _ in moved})) for role, src in body]
     styles = {pair: draw(st.sampled_from(STYLES)) for pair in PAIRS}
-    if not gaps and styles["host>kernel"] == "full":
-        styles["host>kernel"] = draw(st.sampled_from([s for s in STYLES if s != "full"]))
     runtime = draw(st.booleans())
     init_pypto = draw(st.booleans())
     traced = [p for p in PAIRS if p.split(">")[0] in ("blocks", "layout") or runtime and p.startswith("kernel>")]
@@ -157,8 +152,7 @@ def package_layout(draw: Any, base: HelperCase, gaps: bool = False) -> PackageCa
             forms[draw(st.integers(0, len(forms) - 1))] = "empty"
     lines, args, _ = draw(_host_args(base.params))
     used = sorted({styles[p] for p in PAIRS if _pair_used(p, home, method)})
-    gap_forms = (["host_module_path"] if styles["host>kernel"] == "full" else []) + (
-        ["reexport_unread_init"] if any(_pair_used(p, home, method) for p in unread) and gaps else [])
+    gap_forms = ["reexport_unread_init"] if any(_pair_used(p, home, method) for p in unread) and gaps else []
     feats = dict(base.features, modules=len(set(home.values()) - {"layout"}), method=bool(method), moved=len(moved),
                  obj_form=obj_form if method else "", runtime=runtime, styles=used, init_pypto=init_pypto,
                  gaps=gap_forms)

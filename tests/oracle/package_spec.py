@@ -116,8 +116,6 @@ def _laid_out(draw: Any, base: HostCase, family: str, plan: str) -> PackageCase:
         init_pypto = False
     else:
         init_pypto = True
-    if styles["host>kernel"] == "full":
-        styles["host>kernel"] = "alias"  # (a gap: package_generator.GAPS["host_module_path"])
     helpers = [h for h in helpers if home[h.name] == "ops"] + [h for h in helpers if home[h.name] != "ops"]
     from .package_generator import _pair_used
 
