@@ -9,7 +9,9 @@ come from :mod:`host_sites`. Unknown arguments stay unknown: no finding, no spec
 
 from __future__ import annotations
 
-from mypy.nodes import CallExpr, Context, Decorator, FuncDef, MypyFile, RefExpr
+from collections.abc import Mapping
+
+from mypy.nodes import CallExpr, Context, Decorator, FuncDef, MypyFile, RefExpr, Var
 from mypy.plugin import FunctionContext
 from mypy.types import Type
 
@@ -48,6 +50,41 @@ def _check_call(ctx: FunctionContext) -> None:
         return
     sites = module_sites(ctx.api).at.get((call.line, call.column), [])
     _check_sites(ctx.api, dec, sites, call)
+
+
+def indirect_call_hook(ctx: FunctionContext) -> Type:
+    """A call whose callee is an expression or a variable (``kernels["add"](...)``, ``f(...)`` in
+    ``for f in kernels.values()``): mypy names the hook by a bare name. Another module's kernel called so is checked here, as a call by name
+    would be (the kernel's own module checks its own: ``kernel_defined``)."""
+    try:
+        call = ctx.context
+        callee = call.callee if isinstance(call, CallExpr) else None
+        if callee is not None and (not isinstance(callee, RefExpr) or isinstance(callee.node, Var)):
+            sites = [s for s in module_sites(ctx.api).at.get((call.line, call.column), []) if s.indirect]
+            for name in dict.fromkeys(s.kernel for s in sites):  # one callee may hold several kernels
+                dec = _kernel_named(ctx.api, name)
+                if dec is not None and not own_kernel(ctx.api, dec):
+                    _check_sites(ctx.api, dec, [s for s in sites if s.kernel == name], call)
+    except Exception as err:  # never crash mypy
+        degrade(err)
+    return ctx.default_return_type
+
+
+def _kernel_named(api: object, text: str) -> Decorator | None:
+    """The jit kernel a host site names (``add``, ``mod.add``), from this module's symbol table:
+    the same answer whether the kernel's module was analyzed now or read from the cache."""
+    module = getattr(api, "tree", None)
+    head, *attrs = text.split(".")
+    sym = module.names.get(head) if isinstance(module, MypyFile) else None
+    node = sym.node if sym is not None else None
+    modules = getattr(api, "modules", None)
+    for attr in attrs:
+        if not isinstance(node, MypyFile):
+            return None
+        inner = node.names.get(attr)
+        node = inner.node if inner is not None else (
+            modules.get(f"{node.fullname}.{attr}") if isinstance(modules, Mapping) else None)
+    return jit_kernel(node)
 
 
 def kernel_defined(api: object, dec: Decorator) -> None:

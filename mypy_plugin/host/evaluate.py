@@ -216,6 +216,20 @@ class HostEvaluator(HelperCalls, StatementWalker, PytestCalls):
             return KernelRef(name)  # an imported kernel, or one the walk has not bound
         return value
 
+    def _attribute(self, node: ast.Attribute, env: Env) -> Value:
+        value = super()._attribute(node, env)
+        if value is UNKNOWN and self._module_path(node, env):
+            name = self.kernel_name(node)
+            if name is not None:
+                return KernelRef(name)  # ``mod.k`` / ``pkg.mod.k`` as a value: ``{"k": mod.k}``
+        return value
+
+    def _module_path(self, node: ast.expr, env: Env) -> bool:
+        """A chain of attributes on a name the walk has not bound: an imported module, not a value."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and (node.id not in env or node.id in self._imported)
+
     def _bind_name(self, name: str, value: Value, env: Env) -> None:
         if name in self._changed_elsewhere:
             value = UNKNOWN

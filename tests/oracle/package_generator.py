@@ -41,14 +41,12 @@ GAPS: dict[str, tuple[str, ...]] = {
     # documented limit: no digest to invalidate on), so the name is unknown
     "reexport_unread_init": ("helper_reexported_by_an_init_without_pypto",),
     # host code calls another module's kernel where no call hook runs: in an unannotated function of
-    # a module that imports no pypto (mypy skips its body), or through a variable (a dict's value;
-    # only the kernel's own module checks those calls)
+    # a module that imports no pypto (mypy skips its body)
     "imported_kernel_untyped_host": ("imported_kernel_called_in_untyped_function",),
-    "imported_kernel_indirect": ("imported_kernel_called_through_a_dict",),
 }
 GAP_PLANS: dict[str, str] = {}  # (none left: a tile another module's helper sets reaches the kernel)
 # host constructs (host_generator.CONSTRUCTS) that call the kernel that way
-GAP_CONSTRUCTS = {"caller_args": "imported_kernel_untyped_host", "dict_kernel": "imported_kernel_indirect"}
+GAP_CONSTRUCTS = {"caller_args": "imported_kernel_untyped_host"}
 PAIRS = ("kernel>ops", "kernel>blocks", "kernel>layout", "blocks>ops", "layout>ops", "layout>blocks", "host>kernel")
 
 

@@ -33,6 +33,14 @@ from kernels import scale
 def run() -> None:
     scale(torch.randn(16, 64), torch.empty(16, 64))
 '''
+# The same kernel through a dict and through its module path (checked in this module: call_sites.indirect_call_hook).
+HOST_DICT = '''import torch
+import kernels
+
+def run() -> None:
+    table = {"scale": kernels.scale}
+    table["scale"](torch.randn(16, 64), torch.empty(16, 64))
+'''
 LOCAL = '''import torch
 import pypto
 
@@ -108,7 +116,7 @@ def mul(x: pypto.Tensor([], pypto.DT_FP32), w: pypto.Tensor([], pypto.DT_FP32), 
 def test_mul(w):
     mul(torch.randn(8, 64), w, torch.empty(8, 64))
 '''
-FILES = ["kernels.py", "host.py", "local.py", "helpers.py", "callers.py", "conftest.py", "test_fixture.py"]
+FILES = ["kernels.py", "host.py", "host_dict.py", "local.py", "helpers.py", "callers.py", "conftest.py", "test_fixture.py"]
 
 Edit = Callable[[Path], None]
 SCENARIOS: dict[str, Edit] = {
@@ -120,6 +128,8 @@ SCENARIOS: dict[str, Edit] = {
     "annotation_other_module": lambda root: _edit(root / "kernels.py", "x: pypto.Tensor([16, 64]", "x: pypto.Tensor([16, 32]"),
     # the tensor at a call of a kernel of another module (pypto-call-dtype)
     "host_tensor_other_module": lambda root: _edit(root / "host.py", "torch.randn(16, 64)", "torch.randn(16, 64).half()"),
+    # the tensor of a call of another module's kernel through a dict (pypto-call-dtype)
+    "host_tensor_through_a_dict": lambda root: _edit(root / "host_dict.py", "torch.randn(16, 64)", "torch.randn(16, 64).half()"),
     # the kernel's tile, which its helper's reduction runs with (pypto-reduce-align in the helper)
     "kernel_tile_of_a_helper": lambda root: _edit(root / "helpers.py", "set_vec_tile_shapes(8, 16)", "set_vec_tile_shapes(8, 4)"),
     # the helper's body: what it returns (the kernel writes it: pypto-out-shape in the kernel)
@@ -138,6 +148,7 @@ def _project(root: Path) -> None:
     (root / "torch.pyi").write_text(TORCH_STUB)
     (root / "kernels.py").write_text(KERNELS)
     (root / "host.py").write_text(HOST)
+    (root / "host_dict.py").write_text(HOST_DICT)
     (root / "local.py").write_text(LOCAL)
     (root / "helpers.py").write_text(HELPERS)
     (root / "callers.py").write_text(CALLERS)
@@ -178,7 +189,8 @@ def test_worker_runs_match_cold(tmp_path: Path, name: str) -> None:
     assert after != before
 
 
-@pytest.mark.parametrize("name", ["kernel_body_same_module", "annotation_other_module", "kernel_tile_of_a_helper",
+@pytest.mark.parametrize("name", ["kernel_body_same_module", "annotation_other_module", "host_tensor_through_a_dict",
+                                  "kernel_tile_of_a_helper",
                                   "pytest_param_through_callers", "caller_constant_other_module",
                                   "conftest_fixture"])
 def test_daemon_matches_cold(tmp_path: Path, name: str) -> None:
