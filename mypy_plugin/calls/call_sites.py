@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mypy.nodes import CallExpr, Context, Decorator, FuncDef, MypyFile, RefExpr, Var
+from mypy.nodes import CallExpr, Context, Decorator, Expression, FuncDef, MypyFile, RefExpr, Var
 from mypy.plugin import FunctionContext
-from mypy.types import Type
+from mypy.types import CallableType, Type, UnionType, get_proper_type
 
 from .. import config
 from ..bridge.diagnostics import report
@@ -22,6 +22,7 @@ from ..host.call_check import at_call, checked_calls, findings, known_tensors, t
 from ..host.evaluate import CallSite
 from ..kernel.decorators import checks_calls, jit_kernel
 from ..knowledge.boundary.tensors import RAISES_AT_CALL
+from ..knowledge.frontend import JIT_KERNEL_CHECKED_TYPE, JIT_KERNEL_TYPE
 from ..kernel.parameters import kernel_parameters, written
 from ..knowledge.values import TensorVal
 from . import coverage, cross_module, specialize
@@ -31,6 +32,7 @@ from .host_sites import module_sites
 # plugin cannot look those up, so their definitions register them for the call hook (which
 # checks the callee again at each call: a stale name costs a lookup, never a wrong answer).
 LOCAL_KERNELS: set[str] = set()
+_KERNEL_MARKS = (JIT_KERNEL_TYPE, JIT_KERNEL_CHECKED_TYPE)
 
 
 def kernel_call_hook(ctx: FunctionContext) -> Type:
@@ -59,7 +61,8 @@ def indirect_call_hook(ctx: FunctionContext) -> Type:
     try:
         call = ctx.context
         callee = call.callee if isinstance(call, CallExpr) else None
-        if callee is not None and (not isinstance(callee, RefExpr) or isinstance(callee.node, Var)):
+        if callee is not None and (not isinstance(callee, RefExpr) or isinstance(callee.node, Var)) \
+                and _may_hold_a_kernel(ctx.api, callee):
             sites = [s for s in module_sites(ctx.api).at.get((call.line, call.column), []) if s.indirect]
             for name in dict.fromkeys(s.kernel for s in sites):  # one callee may hold several kernels
                 dec = _kernel_named(ctx.api, name)
@@ -68,6 +71,16 @@ def indirect_call_hook(ctx: FunctionContext) -> Type:
     except Exception as err:  # never crash mypy
         degrade(err)
     return ctx.default_return_type
+
+
+def _may_hold_a_kernel(api: object, callee: Expression) -> bool:
+    """Is the callee typed as a jit kernel (the decorator hook's mark, which mypy's cache keeps)?
+    Other calls through a variable (callbacks everywhere) cost no host evaluation."""
+    lookup = getattr(api, "lookup_type_or_none", None)
+    t = get_proper_type(lookup(callee)) if lookup is not None else None
+    items = t.items if isinstance(t, UnionType) else [t]
+    return any(isinstance(p, CallableType) and p.fallback.type.fullname in _KERNEL_MARKS
+               for p in map(get_proper_type, items) if p is not None)
 
 
 def _kernel_named(api: object, text: str) -> Decorator | None:
