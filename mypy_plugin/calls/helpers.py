@@ -122,11 +122,9 @@ class HelperCalls:
         found = _one_tensor_type(returned)
         if found is None or isinstance(get_proper_type(typ.ret_type), AnyType):
             return found
-        # ``-> pypto.Tensor``: the call's tensor, where it only adds to what the annotation says
-        declared, actual = tensor_val(typ.ret_type), tensor_val(found)
-        if declared is not None and actual is not None and merge_tensors(declared, actual) == actual != declared:
-            return found
-        return None
+        # ``-> pypto.Tensor`` (or a tuple of them): the call's tensors, where they only add to what
+        # the annotation says
+        return found if _refines(typ.ret_type, found) else None
 
 
     def method_hook(self, ctx: MethodContext) -> Type:
@@ -196,14 +194,32 @@ def _returned_type(value: object, node: object, named: Callable[..., Instance]) 
     """The tensor (or tuple of tensors) a traced helper returns, where its signature says nothing."""
     func = node.func if isinstance(node, Decorator) else node
     typ = func.type if isinstance(func, FuncDef) else None
-    if isinstance(typ, CallableType) and not isinstance(get_proper_type(typ.ret_type), AnyType):
-        return None
+    found: Type | None = None
     if isinstance(value, TensorVal):
-        return tensor_type(value, named)
-    if isinstance(value, Seq) and value.items and all(isinstance(i, TensorVal) for i in value.items):
+        found = tensor_type(value, named)
+    elif isinstance(value, Seq) and value.items and all(isinstance(i, TensorVal) for i in value.items):
         items: list[Type] = [tensor_type(i, named) for i in value.items if isinstance(i, TensorVal)]
-        return TupleType(items, named("builtins.tuple", [AnyType(TypeOfAny.special_form)]))
-    return None
+        found = TupleType(items, named("builtins.tuple", [AnyType(TypeOfAny.special_form)]))
+    if found is not None and isinstance(typ, CallableType) and not isinstance(get_proper_type(typ.ret_type), AnyType):
+        return found if _refines(typ.ret_type, found) else None  # a signature that says less
+    return found
+
+
+def _refines(declared: Type, found: Type) -> bool:
+    """Does ``found`` only add to ``declared`` (a tensor type, or a tuple of them item by item),
+    and add something?"""
+    d, f = get_proper_type(declared), get_proper_type(found)
+    if isinstance(d, TupleType) or isinstance(f, TupleType):
+        return (isinstance(d, TupleType) and isinstance(f, TupleType) and len(d.items) == len(f.items)
+                and all(_adds_nothing_wrong(a, b) for a, b in zip(d.items, f.items))
+                and any(tensor_val(a) != tensor_val(b) for a, b in zip(d.items, f.items)))
+    dv, fv = tensor_val(declared), tensor_val(found)
+    return dv is not None and fv is not None and merge_tensors(dv, fv) == fv != dv
+
+
+def _adds_nothing_wrong(declared: Type, found: Type) -> bool:
+    dv, fv = tensor_val(declared), tensor_val(found)
+    return dv is not None and fv is not None and merge_tensors(dv, fv) == fv
 
 
 def _one_tensor_type(returned: list[Type]) -> Type | None:
