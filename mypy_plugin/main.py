@@ -163,8 +163,10 @@ class PyptoPlugin(Plugin):
         host_calls = self.config.host_calls
         if host_calls and fullname in call_sites.LOCAL_KERNELS:
             return call_sites.kernel_call_hook
-        if host_calls and "." not in fullname:
-            return call_sites.indirect_call_hook  # a callee that is an expression: its type names it
+        if host_calls and "." not in fullname and not fullname.startswith("<"):
+            # a callee that is an expression or a variable: its type names it ("<list>" and the
+            # like are mypy's displays and comprehensions, never a call of a kernel)
+            return call_sites.indirect_call_hook
         if fullname.startswith(_NEVER_KERNELS) or "." not in fullname:
             return None
         # A function defined in the module its name names changes only when mypy parses that

@@ -59,6 +59,17 @@ def _scalar_index(t: Type | None) -> object:
     return None
 
 
+def _extent(e: SliceExpr, local: LocalInt | None, expand: Expand | None) -> int | None:
+    """``stop - start`` when it is the same int for every value of the names in it."""
+    lo, hi = _linear(e.begin_index, local=local, expand=expand), _linear(e.end_index, local=local, expand=expand)
+    if lo is None or hi is None:
+        return None
+    diff = {n: hi.get(n, 0) - lo.get(n, 0) for n in set(lo) | set(hi)}
+    if any(c for n, c in diff.items() if n):
+        return None
+    return diff.get("", 0)
+
+
 def key_of(e: Expression, t: Type | None = None, local: LocalInt | None = None, expand: Expand | None = None) -> object:
     if isinstance(e, EllipsisExpr):
         return Ellipsis
@@ -69,13 +80,10 @@ def key_of(e: Expression, t: Type | None = None, local: LocalInt | None = None, 
         stop = int_of_expr(e.end_index, local=local) if e.end_index is not None else None
         if (e.begin_index is None or start is not None) and (e.end_index is None or stop is not None):
             return slice(start, stop)
-        lo, hi = _linear(e.begin_index, local=local, expand=expand), _linear(e.end_index, local=local, expand=expand)
-        if lo is None or hi is None:
-            return Span(None)
-        diff = {n: hi.get(n, 0) - lo.get(n, 0) for n in set(lo) | set(hi)}
-        if any(c for n, c in diff.items() if n):
-            return Span(None)
-        return Span(diff.get("", 0))
+        extent = _extent(e, local, None)
+        if extent is None and expand is not None:
+            extent = _extent(e, local, expand)  # the names' bindings, asked only when needed
+        return Span(extent)
     v = int_of_expr(e, local=local)
     if v is not None:
         return v

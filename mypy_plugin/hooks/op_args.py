@@ -29,7 +29,7 @@ from mypy.types import Instance, LiteralType, TupleType, Type, UnionType, get_pr
 from ..bridge.expr_text import expr_text
 from ..bridge.folding import bool_of_expr, int_of_expr, int_of_type, number_kind
 from ..bridge.tensor_types import dtype_of_value, tensor_val
-from ..kernel.local_linear import LinearNames
+from ..kernel.local_linear import HasLinearNames
 from ..kernel.local_lists import ShapeLists
 from ..knowledge.ops import Key, TensorVal
 from ..knowledge.shapes import Dim, is_dynamic
@@ -59,7 +59,7 @@ class CallArgs:
         self.receiver = receiver
         self.receiver_expr = receiver_expr
         self.lists: ShapeLists | None = None  # the function's shape lists, read as their displays
-        self.linear: LinearNames | None = None  # its index names bound to int arithmetic
+        self.linear: HasLinearNames | None = None  # its index names bound to int arithmetic
 
     def local_dim(self, e: NameExpr) -> Dim:
         """A name bound once to a dim of a shape (``b, s, h = x.shape``, ``n = x.shape[1]``): that
@@ -74,7 +74,7 @@ class CallArgs:
         return shape[i]
 
     def expand(self, e: NameExpr) -> Expression | None:
-        return self.linear.expand(e) if self.linear is not None else None
+        return self.linear.linear_names.expand(e) if self.linear is not None else None
 
     def local_int(self, e: NameExpr) -> int | None:
         d = self.local_dim(e)

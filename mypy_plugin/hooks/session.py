@@ -65,7 +65,7 @@ class Session:
         buffers = self._local_buffers(ctx)
         if buffers is not None:
             args.lists = buffers.shape_lists
-            args.linear = buffers.linear_names
+            args.linear = buffers  # its linear_names, made at the first slice that needs them
 
     def retyped_names(self, ctx: FunctionContext | MethodContext) -> frozenset[str]:
         """Names a whole write (``p[:] = x``, ``p.move(x)``) re-types somewhere in this function."""

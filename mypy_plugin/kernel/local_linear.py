@@ -11,7 +11,7 @@ innermost loop. A nested definition or a ``global``/``nonlocal`` leaves every na
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Protocol
 
 from mypy.nodes import (
     AssignmentStmt,
@@ -120,3 +120,10 @@ class LinearNames:
                 continue
             return False
         return True
+
+
+class HasLinearNames(Protocol):
+    """What holds a function's :class:`LinearNames`, made when first asked for (``LocalBuffers``)."""
+
+    @property
+    def linear_names(self) -> LinearNames: ...

@@ -16,7 +16,7 @@ never a parameter, stands for that dim of the tensor's type where ``.shape`` is 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final, TypeGuard
 
 from mypy.nodes import (
@@ -38,11 +38,10 @@ from mypy.nodes import (
     SliceExpr,
     StarExpr,
     TupleExpr,
-    UnaryExpr,
-    IntExpr,
     Var,
 )
 
+from ..bridge.folding import int_of_expr
 from .body_walk import assignment_counts, expressions, statements
 
 _SHAPE_METHODS: Final = frozenset({"reshape", "view", "expand_clone"})
@@ -123,14 +122,6 @@ class ShapeLists:
         return self._lists.get(id(e.node))
 
 
-def _index(e: Expression) -> int | None:
-    if isinstance(e, IntExpr):
-        return e.value
-    if isinstance(e, UnaryExpr) and e.op == "-" and isinstance(e.expr, IntExpr):
-        return -e.expr.value
-    return None
-
-
 def _shape_read(e: Expression, lists: ShapeLists) -> MemberExpr | None:
     """``t.shape``, or a name that stands for one (``shape = t.shape``)."""
     if isinstance(e, MemberExpr) and e.name == "shape":
@@ -146,7 +137,7 @@ def _unpacked(value: Expression, lists: ShapeLists) -> tuple[MemberExpr, int] | 
         return whole, 0
     if isinstance(value, IndexExpr) and isinstance(value.index, SliceExpr):
         sl = value.index
-        start = _index(sl.begin_index) if sl.begin_index is not None else 0
+        start = int_of_expr(sl.begin_index) if sl.begin_index is not None else 0
         base = _shape_read(value.base, lists)
         if base is not None and start is not None and start >= 0 and sl.end_index is None and sl.stride is None:
             return base, start
@@ -160,7 +151,7 @@ def _shape_dims(func: FuncDef, stmts: Sequence[object], lists: ShapeLists) -> di
     if any(isinstance(s, (GlobalDecl, NonlocalDecl)) for s in stmts):
         return found  # a module's (or an enclosing function's) name: bound elsewhere too
     params = {a.variable.name for a in func.arguments}
-    counts = assignment_counts(func)
+    counts: Mapping[str, int] | None = None  # (asked only when a statement reads a shape)
     for s in stmts:
         if not isinstance(s, AssignmentStmt) or len(s.lvalues) != 1:
             continue
@@ -174,11 +165,13 @@ def _shape_dims(func: FuncDef, stmts: Sequence[object], lists: ShapeLists) -> di
                 pairs = [(item, member, start + i, whole) for i, item in enumerate(target.items)]
         elif isinstance(target, NameExpr) and isinstance(value, IndexExpr):
             base = _shape_read(value.base, lists)
-            at = _index(value.index)
+            at = int_of_expr(value.index)
             if base is not None and at is not None:
                 pairs = [(target, base, at, None)]
+        if pairs and counts is None:
+            counts = assignment_counts(func)
         for name, member, i, rank in pairs:
             if (isinstance(name, NameExpr) and isinstance(name.node, Var) and name.name not in params
-                    and counts.get(name.name) == 1):
+                    and counts is not None and counts.get(name.name) == 1):
                 found[id(name.node)] = (member, i, rank)
     return found

@@ -52,6 +52,8 @@ class AnnotationRewriter:
         if self.enclosing is not None:
             local, value = self.enclosing.lookup(name, self.def_line)
             if local:
+                if isinstance(value, ast.Attribute) and self._foreign(value):
+                    return None  # ``d = cfg.head_dim``: an object's attribute, kept as the name
                 return value if self.inline_locals else None
         return None if name in self.params else self.consts.alias(name)
 

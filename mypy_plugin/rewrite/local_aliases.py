@@ -159,10 +159,13 @@ def _reads_settled(value: ast.expr, stmt: ast.stmt, stores: dict[str, list[ast.A
                    used_as_object: set[str], top: set[int]) -> bool:
     """Every name the display reads holds, wherever the function binds it, the value it had when
     the display was built: bound only by parameters and earlier plain statements of the body."""
+    # (the head of an attribute, ``cfg.head_dim``: that item stays text the type hook does not
+    # read, whatever cfg holds; the list's rank is all the inlining gives)
+    heads = {id(a.value) for a in ast.walk(value) if isinstance(a, ast.Attribute)}
     for n in ast.walk(value):
         if not isinstance(n, ast.Name):
             continue
-        if n.id in used_as_object:
+        if n.id in used_as_object and id(n) not in heads:
             return False
         for bound in stores.get(n.id, []):
             if isinstance(bound, ast.arg):
