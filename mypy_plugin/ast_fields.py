@@ -16,6 +16,28 @@ def child_fields(node: ast.AST) -> tuple[str, ...]:
     return fields
 
 
+def dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a name or a chain of attributes on one (``pypto.DT_FP32``, ``kern.norm.norm``);
+    None for anything else. A loop, not recursion: a chain may be long."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def from_dotted(text: str) -> ast.expr:
+    """The name or attribute chain ``a.b.c`` spells (for a reader that takes a callee's node)."""
+    head, *attrs = text.split(".")
+    node: ast.expr = ast.Name(head)
+    for attr in attrs:
+        node = ast.Attribute(node, attr)
+    return node
+
+
 def all_nodes(tree: ast.AST) -> list[ast.AST]:
     """Every node of ``tree`` but expression contexts (what ``ast.walk`` yields, several times
     faster: no generators; this runs on every file that mentions pypto)."""

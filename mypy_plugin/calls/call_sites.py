@@ -9,8 +9,6 @@ come from :mod:`host_sites`. Unknown arguments stay unknown: no finding, no spec
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from mypy.nodes import CallExpr, Context, Decorator, Expression, FuncDef, MypyFile, RefExpr, Var
 from mypy.plugin import FunctionContext
 from mypy.types import CallableType, Type, UnionType, get_proper_type
@@ -26,7 +24,7 @@ from ..knowledge.frontend import JIT_KERNEL_CHECKED_TYPE, JIT_KERNEL_TYPE
 from ..kernel.parameters import kernel_parameters, written
 from ..knowledge.values import TensorVal
 from . import coverage, cross_module, specialize
-from .host_sites import module_sites
+from .host_sites import imported_modules, module_member, module_sites
 
 # Fullnames of jit kernels defined inside functions (mypy names them by their bare name): the
 # plugin cannot look those up, so their definitions register them for the call hook (which
@@ -87,17 +85,9 @@ def _kernel_named(api: object, text: str) -> Decorator | None:
     """The jit kernel a host site names (``add``, ``mod.add``), from this module's symbol table:
     the same answer whether the kernel's module was analyzed now or read from the cache."""
     module = getattr(api, "tree", None)
-    head, *attrs = text.split(".")
-    sym = module.names.get(head) if isinstance(module, MypyFile) else None
-    node = sym.node if sym is not None else None
-    modules = getattr(api, "modules", None)
-    for attr in attrs:
-        if not isinstance(node, MypyFile):
-            return None
-        inner = node.names.get(attr)
-        node = inner.node if inner is not None else (
-            modules.get(f"{node.fullname}.{attr}") if isinstance(modules, Mapping) else None)
-    return jit_kernel(node)
+    if not isinstance(module, MypyFile):
+        return None
+    return jit_kernel(module_member(module, text, getattr(api, "modules", None), imported_modules(module)))
 
 
 def kernel_defined(api: object, dec: Decorator) -> None:

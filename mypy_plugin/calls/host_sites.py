@@ -17,6 +17,7 @@ from mypy.nodes import Import, MypyFile
 
 from ..host.evaluate import CallSite, HostEvaluator
 from ..host.module_facts import DEFAULT_DTYPE_SETTERS, scan
+from ..ast_fields import dotted
 from ..kernel.decorators import jit_kernel
 from ..host.values import Value
 from ..rewrite import parsed_trees
@@ -160,6 +161,29 @@ def conftest_changes_default_dtype(path: str) -> bool:
     return False
 
 
+def imported_modules(module: MypyFile) -> frozenset[str]:
+    """The modules ``import pkg.mod`` statements of ``module`` import (not ``as`` another name)."""
+    return frozenset(name for imp in module.imports if isinstance(imp, Import) for name, alias in imp.ids
+                     if alias is None)
+
+
+def module_member(module: MypyFile, text: str, modules: object, imported: frozenset[str]) -> object:
+    """What ``name``, ``mod.name`` or ``pkg.mod.name`` is bound to in ``module``, through modules
+    only (never an object's attribute); ``pkg.mod`` of an ``import pkg.mod`` in ``imported``
+    counts, which mypy leaves out of ``pkg``'s names."""
+    head, *attrs = text.split(".")
+    sym = module.names.get(head)
+    node = sym.node if sym is not None else None
+    for attr in attrs:
+        if not isinstance(node, MypyFile):
+            return None
+        inner = node.names.get(attr)
+        fullname = f"{node.fullname}.{attr}"
+        found = modules.get(fullname) if inner is None and fullname in imported and isinstance(modules, Mapping) else None
+        node = inner.node if inner is not None else found if isinstance(found, MypyFile) else None
+    return node
+
+
 def kernel_namer(module: MypyFile, nested: frozenset[str], modules: object = None
                  ) -> Callable[[ast.expr], str | None]:
     """Which callees of the module's source are jit kernels: a module-level name (defined or
@@ -168,43 +192,19 @@ def kernel_namer(module: MypyFile, nested: frozenset[str], modules: object = Non
 
     # The evaluator asks for every call it walks; the answer depends on the callee's text only.
     known: dict[str, str | None] = {}
+    imported = imported_modules(module)
 
     def name(callee: ast.expr) -> str | None:
-        parts: list[str] = []
-        node = callee
-        while isinstance(node, ast.Attribute) and len(parts) < 8:
-            parts.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name):
+        text = dotted(callee)
+        if text is None:
             return None
-        text = ".".join([node.id, *reversed(parts)])
         if text not in known:
             known[text] = _kernel_name(text)
         return known[text]
 
     def _kernel_name(text: str) -> str | None:
-        head, *attrs = text.split(".")
-        sym = module.names.get(head)
-        if not attrs:
-            if sym is None:
-                return text if text in nested else None
-            return text if jit_kernel(sym.node) is not None else None
-        # ``mod.kernel``, ``pkg.mod.kernel``: through modules only (never an object's attribute)
-        target = sym.node if sym is not None else None
-        for attr in attrs:
-            if not isinstance(target, MypyFile):
-                return None
-            inner = target.names.get(attr)
-            target = inner.node if inner is not None else _submodule(target.fullname + "." + attr)
-        return text if jit_kernel(target) is not None else None
-
-    def _submodule(fullname: str) -> MypyFile | None:
-        """``pkg.mod`` of ``import pkg.mod`` in this module (mypy leaves it out of ``pkg``'s names)."""
-        if fullname not in imported:
-            return None
-        found = modules.get(fullname) if isinstance(modules, Mapping) else None
-        return found if isinstance(found, MypyFile) else None
-
-    imported = {name for imp in module.imports if isinstance(imp, Import) for name, alias in imp.ids if alias is None}
+        if "." not in text and text not in module.names:
+            return text if text in nested else None
+        return text if jit_kernel(module_member(module, text, modules, imported)) is not None else None
 
     return name

@@ -9,7 +9,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..ast_fields import child_fields
+from ..ast_fields import child_fields, dotted
 from ..knowledge.frontend import names_jit
 from .mutation import ChangedElsewhere
 
@@ -124,9 +124,9 @@ def scan(tree: ast.Module) -> ModuleFacts:
                 if type(value) is ast.Name:
                     names.add(f"{value.id}.{attr}")
                 elif type(value) is ast.Attribute:
-                    dotted = _dotted(node)  # pkg.mod.kernel: a kernel through its module path
-                    if dotted is not None:
-                        names.add(dotted)
+                    path = dotted(node)  # pkg.mod.kernel: a kernel through its module path
+                    if path is not None:
+                        names.add(path)
             if type(node.ctx) is not ast.Load and type(value) is ast.Name:  # type: ignore[attr-defined]
                 facts.attribute_targets.add(value.id)
         elif t is ast.Constant:
@@ -204,11 +204,3 @@ def _modules(facts: ModuleFacts, module: str) -> dict[str, str]:
     """The local names of torch's, math's or numpy's module and members."""
     return facts.torch if module == "torch" else facts.numpy if module == "numpy" else facts.math
 
-
-def _dotted(node: ast.AST) -> str | None:
-    """``a.b.c`` for a chain of attributes on a name; None for anything else."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute) and len(parts) < 8:
-        parts.append(node.attr)
-        node = node.value
-    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Collection, Iterable, Mapping
 
-from ..ast_fields import all_nodes
+from ..ast_fields import all_nodes, from_dotted
 from .module_facts import ModuleFacts
 
 
@@ -19,11 +19,7 @@ def _kernel_names(names: Iterable[str], kernel_name: Callable[[ast.expr], str | 
     """The names (``k``, ``mod.k``, ``pkg.mod.k``) that the module's symbol table says are jit kernels."""
     found: set[str] = set()
     for text in names:
-        head, *attrs = text.split(".")
-        node: ast.expr = ast.Name(head)
-        for attr in attrs:
-            node = ast.Attribute(node, attr)
-        if head and kernel_name(node) is not None:
+        if not text.startswith(".") and kernel_name(from_dotted(text)) is not None:
             found.add(text)
     return found
 

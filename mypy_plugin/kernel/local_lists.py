@@ -37,6 +37,7 @@ from mypy.nodes import (
     RefExpr,
     SliceExpr,
     StarExpr,
+    Statement,
     TupleExpr,
     Var,
 )
@@ -75,37 +76,10 @@ class ShapeLists:
         stmts = list(statements(func.body.body))
         if any(isinstance(s, (FuncDef, Decorator, ClassDef)) for s in stmts):
             return
-        bound: dict[int, ListExpr | MemberExpr] = {}
-        binding: set[int] = set()  # the NameExpr each list display is assigned to
-        for s in stmts:
-            if (isinstance(s, AssignmentStmt) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr)
-                    and isinstance(s.lvalues[0].node, Var) and _shape_list(s.rvalue)):
-                bound[id(s.lvalues[0].node)] = s.rvalue
-                binding.add(id(s.lvalues[0]))
-        if not bound:
-            self._dims = _shape_dims(func, stmts, self)
-            return
-        reads: set[int] = set()  # NameExpr occurrences that only read the list
-        seen: list[NameExpr] = []
-        for s in stmts:
-            stored = set(map(id, s.lvalues)) if isinstance(s, AssignmentStmt) else set()
-            if isinstance(s, DelStmt):
-                stored.add(id(s.expr))
-            for e in expressions(s):
-                if isinstance(e, LambdaExpr):
-                    return
-                if isinstance(e, NameExpr) and isinstance(e.node, Var) and id(e.node) in bound:
-                    seen.append(e)
-                elif isinstance(e, CallExpr) and _reads_arguments(e):
-                    reads.update(id(a) for a in e.args if isinstance(a, NameExpr))
-                elif isinstance(e, IndexExpr) and id(e) not in stored and isinstance(e.base, NameExpr):
-                    reads.add(id(e.base))
-        spoiled = {id(n.node) for n in seen if id(n) not in reads and id(n) not in binding}
-        counts: dict[int, int] = {}
-        for n in seen:
-            if id(n) in binding:
-                counts[id(n.node)] = counts.get(id(n.node), 0) + 1
-        self._lists = {v: lst for v, lst in bound.items() if v not in spoiled and counts.get(v) == 1}
+        lists = _qualifying_lists(stmts)
+        if lists is None:
+            return  # a lambda (not walked) may read or change anything
+        self._lists = lists
         self._dims = _shape_dims(func, stmts, self)
 
     def dim_source(self, e: Expression | None) -> tuple[MemberExpr, int, int | None] | None:
@@ -120,6 +94,41 @@ class ShapeLists:
         if not self._lists or not isinstance(e, NameExpr) or not isinstance(e.node, Var):
             return None
         return self._lists.get(id(e.node))
+
+
+def _qualifying_lists(stmts: list[Statement]) -> dict[int, ListExpr | MemberExpr] | None:
+    """id(Var) -> the list display (or ``t.shape``) of each local bound once to one and only read;
+    None when the function holds a lambda."""
+    bound: dict[int, ListExpr | MemberExpr] = {}
+    binding: set[int] = set()  # the NameExpr each list display is assigned to
+    for s in stmts:
+        if (isinstance(s, AssignmentStmt) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr)
+                and isinstance(s.lvalues[0].node, Var) and _shape_list(s.rvalue)):
+            bound[id(s.lvalues[0].node)] = s.rvalue
+            binding.add(id(s.lvalues[0]))
+    if not bound:
+        return {}
+    reads: set[int] = set()  # NameExpr occurrences that only read the list
+    seen: list[NameExpr] = []
+    for s in stmts:
+        stored = set(map(id, s.lvalues)) if isinstance(s, AssignmentStmt) else set()
+        if isinstance(s, DelStmt):
+            stored.add(id(s.expr))
+        for e in expressions(s):
+            if isinstance(e, LambdaExpr):
+                return None
+            if isinstance(e, NameExpr) and isinstance(e.node, Var) and id(e.node) in bound:
+                seen.append(e)
+            elif isinstance(e, CallExpr) and _reads_arguments(e):
+                reads.update(id(a) for a in e.args if isinstance(a, NameExpr))
+            elif isinstance(e, IndexExpr) and id(e) not in stored and isinstance(e.base, NameExpr):
+                reads.add(id(e.base))
+    spoiled = {id(n.node) for n in seen if id(n) not in reads and id(n) not in binding}
+    counts: dict[int, int] = {}
+    for n in seen:
+        if id(n) in binding:
+            counts[id(n.node)] = counts.get(id(n.node), 0) + 1
+    return {v: lst for v, lst in bound.items() if v not in spoiled and counts.get(v) == 1}
 
 
 def _shape_read(e: Expression, lists: ShapeLists) -> MemberExpr | None:
@@ -144,7 +153,7 @@ def _unpacked(value: Expression, lists: ShapeLists) -> tuple[MemberExpr, int] | 
     return None
 
 
-def _shape_dims(func: FuncDef, stmts: Sequence[object], lists: ShapeLists) -> dict[int, tuple[MemberExpr, int, int | None]]:
+def _shape_dims(func: FuncDef, stmts: Sequence[Statement], lists: ShapeLists) -> dict[int, tuple[MemberExpr, int, int | None]]:
     """``b, s, h = t.shape``, ``n1, n2 = shape[1:]`` and ``n = t.shape[i]`` (``shape`` bound to
     ``t.shape``): each name bound so, once in the function and not a parameter."""
     found: dict[int, tuple[MemberExpr, int, int | None]] = {}

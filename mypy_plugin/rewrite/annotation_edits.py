@@ -10,7 +10,9 @@ from .edit_proof import CONSTANT, IMPORT
 from .annotation_items import TUPLE_SHAPE, PyptoNames, foreign, status_tuple
 from .local_aliases import EnclosingAliases
 from .local_constants import LocalConstant
-from .module_constants import ModuleConstants, dotted
+from ..ast_fields import dotted
+from ..knowledge.frontend import names_jit
+from .module_constants import ModuleConstants
 from .reparse_guard import ALIAS_PREFIX
 from .source_text import EditError, SourceText
 
@@ -291,12 +293,6 @@ def _anchor(tree: ast.Module) -> ast.stmt | None:
     return None
 
 
-def _bare_jit(decorator: ast.expr) -> bool:
-    """``@pypto.frontend.jit`` or ``@jit`` not called (spelled any way: a wrong guess only keeps
-    a factory's names as written)."""
-    return isinstance(decorator, (ast.Name, ast.Attribute)) and (dotted(decorator) or "").endswith("jit")
-
-
 @dataclass(frozen=True)
 class AnnotationSite:
     node: ast.expr  # the annotation
@@ -318,7 +314,7 @@ def annotation_sites(tree: ast.Module) -> list[AnnotationSite]:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 a = child.args
                 args = [x for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x is not None]
-                inline = not any(_bare_jit(d) for d in child.decorator_list)
+                inline = not any(names_jit(d) and not isinstance(d, ast.Call) for d in child.decorator_list)
                 found.extend(AnnotationSite(x.annotation, params, enclosing, child.lineno, inline)
                              for x in args if x.annotation is not None)
                 if child.returns is not None:

@@ -8,7 +8,7 @@ import ast
 from collections.abc import Callable
 from typing import Final
 
-from .module_constants import dotted
+from ..ast_fields import dotted
 
 _TENSOR_NAMES: Final = frozenset({"Tensor", "tensor"})
 _STATUS: Final = frozenset({"DYNAMIC", "DYN", "STATIC"})

@@ -14,6 +14,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..ast_fields import dotted, from_dotted
 from ..knowledge.frontend import names_jit
 from .name_bindings import Walk
 
@@ -45,31 +46,12 @@ def call_forms(walk: Walk) -> CallForms | None:
         elif type(func) is ast.Attribute:
             if func.attr in set_attributes:
                 return None
-            path = _dotted(func)
+            path = dotted(func)
             if path is not None:
-                attributes.add(path)
+                attributes.add(tuple(path.split(".")))
         else:
             return None
     return CallForms(frozenset(names), frozenset(attributes))
-
-
-def _dotted(node: ast.Attribute) -> tuple[str, ...] | None:
-    """``m.f`` as (m, f), ``pkg.m.f`` as (pkg, m, f); None for any other callee."""
-    parts: list[str] = []
-    current: ast.expr = node
-    while isinstance(current, ast.Attribute) and len(parts) < 8:
-        parts.append(current.attr)
-        current = current.value
-    if not isinstance(current, ast.Name):
-        return None
-    return (current.id, *reversed(parts))
-
-
-def _callee(path: tuple[str, ...]) -> ast.expr:
-    node: ast.expr = ast.Name(path[0])
-    for attr in path[1:]:
-        node = ast.Attribute(node, attr)
-    return node
 
 
 def _binds_no_value(node: ast.AST) -> bool:
@@ -85,4 +67,4 @@ def _binds_no_value(node: ast.AST) -> bool:
 def may_call_a_kernel(forms: CallForms, kernel_name: Callable[[ast.expr], str | None]) -> bool:
     """Can a call of the module be a kernel's (``kernel_name``: the host evaluation's namer)?"""
     return any(kernel_name(ast.Name(name)) is not None for name in forms.names) or any(
-        kernel_name(_callee(path)) is not None for path in forms.attributes)
+        kernel_name(from_dotted(".".join(path))) is not None for path in forms.attributes)

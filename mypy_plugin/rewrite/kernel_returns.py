@@ -17,7 +17,7 @@ from typing import Final
 
 from ..knowledge.frontend import JIT
 from .edit_proof import RETURN
-from .module_constants import dotted
+from ..ast_fields import dotted
 from .reparse_guard import ALIAS_PREFIX
 from .source_text import EditError, SourceText
 

@@ -12,22 +12,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Final
 
+from ..ast_fields import dotted
+
 _FUNCTIONS: Final = (ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def _value_form(node: ast.expr) -> bool:
-    """A list/tuple display with no ``*item``, or a dotted name (``pypto.DYNAMIC``)."""
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return not any(isinstance(e, ast.Starred) for e in node.elts)
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name)
-
-
-def _is_dotted_attribute(node: ast.expr) -> bool:
-    return isinstance(node, ast.Attribute) and _value_form(node)
 
 
 class EnclosingAliases:
@@ -40,16 +30,14 @@ class EnclosingAliases:
         self._aliases: dict[str, tuple[int, ast.expr]] | None = None
         self._bound: set[str] = set()
 
-    def alias(self, name: str, line: int) -> ast.expr | None:
-        """What ``name`` stands for in an annotation of a ``def`` at ``line`` of this function."""
-        return self.lookup(name, line)[1]
-
     def lookup(self, name: str, line: int) -> tuple[bool, ast.expr | None]:
         """(whether this function or one around it binds ``name``, so that no module constant of
-        that name is meant; what it stands for there, when it is an alias)."""
+        that name is meant; what it stands for in an annotation of a ``def`` at ``line``, when it
+        is an alias)."""
         if self._aliases is None:
-            self._aliases = _aliases(self.func)
-            self._bound = _own_bound(self.func)
+            scope = _scan(self.func)
+            self._aliases = _aliases(self.func, scope)
+            self._bound = set(scope.stores) | scope.declared
         found = self._aliases.get(name)
         if found is not None:
             return True, (found[1] if found[0] < line else None)
@@ -60,22 +48,16 @@ class EnclosingAliases:
         return False, None
 
 
-def _own_bound(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    a = func.args
-    names = {x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x}
-    for n in _subtree(func):
-        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
-            names.add(n.id)
-        elif isinstance(n, _FUNCTIONS + (ast.ClassDef,)):
-            names.add(n.name)
-        elif isinstance(n, (ast.Import, ast.ImportFrom)):
-            names.update((a.asname or a.name).split(".")[0] for a in n.names)
-    return names | _nonlocal(func)
+@dataclass
+class _Scope:
+    stores: dict[str, list[ast.AST]] = field(default_factory=dict)  # each binding in the function's own scope
+    declared: set[str] = field(default_factory=set)  # ``global`` / ``nonlocal`` names, nested scopes too
+    used_as_object: set[str] = field(default_factory=set)  # ``x.attr``, ``x[i] = ...``, nested scopes too
 
 
 def _subtree(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
     """The nodes of the function's own scope: a nested function, lambda or class is yielded but
-    not entered (its names are its own; a ``nonlocal`` in it is found by :func:`_declared`)."""
+    not entered (its names are its own; a ``nonlocal`` in it is found by :func:`_scan`)."""
     stack: list[ast.AST] = list(reversed(func.body))
     while stack:
         node = stack.pop()
@@ -85,56 +67,50 @@ def _subtree(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
         stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
-def _declared(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    """Names used as an object anywhere inside the function, nested scopes included (a list
-    there may be the factory's): an attribute (``shape.append``), an item stored or deleted
-    (``shape[0] = n``), a ``global`` or ``nonlocal`` declaration."""
-    out: set[str] = set()
-    for stmt in func.body:
-        for node in ast.walk(stmt):
-            if isinstance(node, (ast.Global, ast.Nonlocal)):
-                out.update(node.names)
-            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                out.add(node.value.id)
-            elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name):
-                out.add(node.value.id)
-    return out
-
-
-def _nonlocal(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    return {n for stmt in func.body for node in ast.walk(stmt)
-            if isinstance(node, (ast.Global, ast.Nonlocal)) for n in node.names}
-
-
-def _aliases(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, tuple[int, ast.expr]]:
-    stores: dict[str, list[ast.AST]] = {}  # each binding of a name anywhere in the function
+def _scan(func: ast.FunctionDef | ast.AsyncFunctionDef) -> _Scope:
+    """What the function binds in its own scope, and which names anything inside it, nested scopes
+    included, declares ``global``/``nonlocal`` or uses as an object (a list there may be the
+    factory's: ``shape.append``, ``shape[0] = n``)."""
+    scope = _Scope()
     a = func.args
     for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
         if p is not None:
-            stores.setdefault(p.arg, []).append(p)
+            scope.stores.setdefault(p.arg, []).append(p)
     for node in _subtree(func):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            stores.setdefault(node.id, []).append(node)
+            scope.stores.setdefault(node.id, []).append(node)
         elif isinstance(node, _FUNCTIONS + (ast.ClassDef, ast.ExceptHandler)) and getattr(node, "name", None):
-            stores.setdefault(str(node.name), []).append(node)
+            scope.stores.setdefault(str(node.name), []).append(node)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             for imported in node.names:
-                stores.setdefault((imported.asname or imported.name).split(".")[0], []).append(node)
-    used_as_object = _declared(func)
+                scope.stores.setdefault((imported.asname or imported.name).split(".")[0], []).append(node)
+    for stmt in func.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                scope.declared.update(node.names)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                scope.used_as_object.add(node.value.id)
+            elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name):
+                scope.used_as_object.add(node.value.id)
+    return scope
+
+
+def _aliases(func: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> dict[str, tuple[int, ast.expr]]:
+    unsafe = scope.used_as_object | scope.declared
     top = _top_targets(func)
     found: dict[str, tuple[int, ast.expr]] = {}
     for stmt in func.body:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
             continue
         name = stmt.targets[0].id
-        if stmt.type_comment is not None or len(stores.get(name, [])) != 1 or name in used_as_object:
+        if stmt.type_comment is not None or len(scope.stores.get(name, [])) != 1 or name in unsafe:
             continue
         value = stmt.value
-        if isinstance(value, (ast.List, ast.Tuple)) and not _value_form(value):
-            continue
-        if not isinstance(value, (ast.List, ast.Tuple)) and not _is_dotted_attribute(value):
-            continue
-        if isinstance(value, (ast.List, ast.Tuple)) and not _reads_settled(value, stmt, stores, used_as_object, top):
+        if isinstance(value, (ast.List, ast.Tuple)):
+            if any(isinstance(e, ast.Starred) for e in value.elts) or not _reads_settled(value, stmt, scope.stores,
+                                                                                         unsafe, top):
+                continue
+        elif not (isinstance(value, ast.Attribute) and dotted(value) is not None):  # ``t = pypto.DYNAMIC``
             continue
         found[name] = (stmt.lineno, value)
     return found

@@ -16,15 +16,6 @@ _MAX_DEPTH: Final = 8
 _CONSTANT_NAME: Final = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
 
 
-def dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = dotted(node.value)
-        return f"{base}.{node.attr}" if base else None
-    return None
-
-
 class ModuleConstants:
     """Names bound exactly once at module level (and never in a function), with their value."""
 

@@ -12,6 +12,7 @@ import ast
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..ast_fields import dotted
 from ..knowledge.op_signatures_data import FUNCTIONS, METHODS
 from ..knowledge.shapes import Dim
 from ..knowledge.values import Key, TensorVal
@@ -172,15 +173,6 @@ def _dims(slot: Slot) -> list[Dim] | None:
         return None
     written = node.elts if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) == len(value.items) else None
     return [dim_of(v, _name(written[i]) if written is not None else None) for i, v in enumerate(value.items)]
-
-
-def dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = dotted(node.value)
-        return f"{base}.{node.attr}" if base else None
-    return None
 
 
 def is_known_scalar(v: Value) -> bool:
