@@ -25,7 +25,7 @@ from mypy.types import (
 
 from ..knowledge.dtypes import DTYPES
 from ..knowledge.ops import TensorVal
-from ..knowledge.shapes import Dim, Shape
+from ..knowledge.shapes import Dim, Shape, agreed
 
 TENSOR: Final = "pypto.Tensor"
 DIM: Final = "pypto._Dim"  # an item of x.shape that is not a known int (see attribute_hooks.shape_attribute_hook)
@@ -88,8 +88,12 @@ def tensor_val(t: Type | None) -> TensorVal | None:
         if all(v == first for v in vals):
             return first
         dtypes = {v.dtype for v in vals if v is not None}
-        return TensorVal(None, dtypes.pop() if len(dtypes) == 1 else None)
+        # The value is one of the members (a join after an if, or after a loop mypy checked as
+        # perhaps not run): what all of them agree on.
+        shape = agreed([v.shape for v in vals if v is not None])
+        return TensorVal(shape, dtypes.pop() if len(dtypes) == 1 else None)
     return _single(p)
+
 
 
 def _any() -> AnyType:

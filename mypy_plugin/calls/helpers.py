@@ -18,11 +18,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mypy.nodes import (
-    ARG_NAMED, ARG_OPT, ARG_POS, CallExpr, Decorator, FuncDef, MemberExpr, MypyFile, RefExpr, Statement, Var,
+    CallExpr, Decorator, FuncDef, MemberExpr, MypyFile, RefExpr,
+    Statement, Var,
 )
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.subtypes import is_same_type
-from mypy.types import AnyType, CallableType, Instance, TupleType, Type, TypeOfAny, get_proper_type
+from mypy.types import (
+    AnyType, CallableType, Instance, TupleType, Type, TypeOfAny, get_proper_type,
+)
 
 from ..bridge.tensor_types import tensor_type, tensor_val
 from ..debug import degrade
@@ -37,12 +40,10 @@ from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState, fmt_cube, fmt_ve
 from ..knowledge.values import TensorVal, merge_tensors
 from ..trace.values import Obj, Seq
 from . import coverage, cross_module, specialize
+from .helper_params import defaults, only_values, replaced_parameters, untyped_signature
 from ..trace.state import OpRecord
 from .op_coverage import function_key, record_traced
 
-_KINDS = (ARG_POS, ARG_OPT, ARG_NAMED)
-# An untyped parameter that receives one of these is checked as one (a scalar operand, not Any).
-_SCALARS = frozenset({"builtins.int", "builtins.float", "builtins.bool"})
 # The findings whose check reads the vec tile, the cube tile: the helper note names those tiles only.
 _VEC_CODES = frozenset(c.name for c in (op_codes.REDUCE_ALIGN, op_codes.TILE_MISSING, op_codes.TILE_RANK,
                                        op_codes.RESHAPE_ALIGN))
@@ -102,18 +103,18 @@ class HelperCalls:
             return None  # not a module-level helper of this module
         path = getattr(ctx.api, "path", "") or ""
         _record_edge(ctx, path, func)
-        typ = func.type if isinstance(func.type, CallableType) else _untyped(func, ctx)
+        typ = func.type if isinstance(func.type, CallableType) else untyped_signature(func, ctx)
         if typ is None or len(typ.arg_types) != len(ctx.arg_types):
             return None
         named = getattr(ctx.api, "named_generic_type")
-        replaced = _replaced(typ, ctx.arg_types, lambda v: tensor_type(v, named))
+        replaced = replaced_parameters(typ, ctx.arg_types, lambda v: tensor_type(v, named), defaults(func, named))
         if not any(tensor_val(t) is not None for t in replaced.values()) and not _in_a_kernel(ctx, module):
             return None  # a call from host code (ints alone do not make a kernel's trace)
         entry_at = getattr(self.session, "helper_entry")
         entry: Entry | None = entry_at(ctx)
         if entry is not None and entry.tiles == HELPER_ENTRY and not entry.values:
             entry = None  # the helper's own pass already assumes nothing about the tiles
-        if not replaced and entry is None:
+        if only_values(replaced) and entry is None:
             return None
         note = functools.partial(_note, func.name, f"{Path(path).name}:{call.line}", typ, replaced, entry)
         returned = specialize.check(ctx.api, func, replaced, note, typ=typ, entry=entry)
@@ -255,42 +256,6 @@ def _in_a_kernel(ctx: FunctionContext | MethodContext, module: MypyFile) -> bool
         return True
     sym = module.names.get(caller.name)
     return sym is not None and isinstance(sym.node, Decorator) and is_helper_decorator(sym.node)
-
-
-def _untyped(func: FuncDef, ctx: FunctionContext) -> CallableType | None:
-    """The signature of an unannotated function, every parameter ``Any`` (as mypy sees it)."""
-    named = getattr(ctx.api, "named_generic_type", None)
-    if named is None:
-        return None
-    untyped = AnyType(TypeOfAny.unannotated)
-    return CallableType([untyped] * len(func.arguments), [a.kind for a in func.arguments],
-                        [a.variable.name for a in func.arguments], untyped, named("builtins.function", []),
-                        definition=func, implicit=True)
-
-
-def _replaced(typ: CallableType, actuals: list[list[Type]], as_type: Callable[[TensorVal], Type]) -> dict[int, Type]:
-    """The parameters whose type the call pins down further: a tensor more precise than the
-    declared one, any tensor for an untyped parameter, an int, float or bool (with its value,
-    when the call's type knows it) for an untyped one."""
-    out: dict[int, Type] = {}
-    for i, (declared_type, given) in enumerate(zip(typ.arg_types, actuals)):
-        if typ.arg_kinds[i] not in _KINDS or len(given) != 1:
-            continue
-        actual_type = given[0]
-        actual = tensor_val(actual_type)
-        untyped = isinstance(get_proper_type(declared_type), AnyType)
-        if untyped:
-            p = get_proper_type(actual_type)
-            if actual is not None or (isinstance(p, Instance) and p.type.fullname in _SCALARS):
-                out[i] = actual_type
-            continue
-        declared = tensor_val(declared_type)
-        if declared is None or actual is None:
-            continue
-        merged = merge_tensors(declared, actual)
-        if merged is not None and merged != declared:
-            out[i] = as_type(merged)
-    return out
 
 
 def _fmt_tiles(tiles: TileState, code: str) -> str:

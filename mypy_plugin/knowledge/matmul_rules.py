@@ -52,7 +52,11 @@ def matmul(a: Args, check: bool = True) -> Result:
     a_trans = a.bool_value("a_trans", 99, False)
     b_trans = a.bool_value("b_trans", 99, False)
     if a_trans is None or b_trans is None:
-        return TensorVal(None, a.dtype("out_dtype", 2))
+        # A flag not known: [..., M, N] keeps what every setting it may have agrees on.
+        options = [shapes.matmul(x.shape, y.shape, at, bt)
+                   for at in ((a_trans,) if a_trans is not None else (False, True))
+                   for bt in ((b_trans,) if b_trans is not None else (False, True))]
+        return TensorVal(shapes.agreed(options), a.dtype("out_dtype", 2))
     if check:
         call = _matmul_call(a, "mat2", a.text("out_dtype", 2), a_trans)
         check_matmul_k(x.shape, y.shape, a_trans, b_trans, call)

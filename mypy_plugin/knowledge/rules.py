@@ -216,11 +216,13 @@ def topk(a: Args) -> Result:
         return None
     k = a.int_value("k", 1)
     shape: Shape = None
-    if x.shape is not None and k is not None:
+    if x.shape is not None:
         dim = a.int_value("dim", 2) if a.given("dim", 2) else -1
         ax = None if dim is None else shapes.normalize_axis(dim, len(x.shape))
-        if ax is not None:
+        if ax is not None:  # (k not known: that dim is not, the rank is)
             shape = x.shape[:ax] + (k,) + x.shape[ax + 1:]
+        elif dim is None:
+            shape = (None,) * len(x.shape)
     return (TensorVal(shape, x.dtype), TensorVal(shape, INT32))
 
 

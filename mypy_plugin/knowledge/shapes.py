@@ -64,6 +64,16 @@ def differ(a: Dim, b: Dim) -> bool:
     return isinstance(a, int) and isinstance(b, int) and a != b
 
 
+def agreed(options: list[Shape]) -> Shape:
+    """The shape every option agrees on: the rank when all share it, each dim all give alike
+    (None elsewhere); None when any option is unknown or two ranks differ."""
+    first = options[0] if options else None
+    if first is None or any(s is None or len(s) != len(first) for s in options):
+        return None
+    return tuple(d if d is not None and all(s is not None and s[i] == d for s in options) else None
+                 for i, d in enumerate(first))
+
+
 def normalize_axis(axis: int, rank: int) -> int | None:
     """Negative axes count from the end; None when out of range."""
     a = axis + rank if axis < 0 else axis
