@@ -52,6 +52,19 @@ def is_tensor(t: Type | None) -> bool:
     return isinstance(p, Instance) and p.type.fullname == TENSOR
 
 
+_SCALARS: Final = ("builtins.int", "builtins.float", "pypto.SymbolicScalar", "pypto.Element")
+
+
+def is_scalar_type(t: Type) -> bool:
+    """A Python number, SymbolicScalar or Element (or a union of them): never a tensor."""
+    p = get_proper_type(t)
+    if isinstance(p, UnionType):
+        return all(is_scalar_type(i) for i in p.items)
+    if isinstance(p, LiteralType):
+        p = p.fallback
+    return isinstance(p, Instance) and any(p.type.has_base(name) for name in _SCALARS)
+
+
 def _dim(t: Type) -> Dim:
     p = get_proper_type(t)
     if isinstance(p, LiteralType):

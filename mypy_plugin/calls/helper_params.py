@@ -43,7 +43,7 @@ def replaced_parameters(typ: CallableType, actuals: list[list[Type]], as_type: C
         if typ.arg_kinds[i] not in _KINDS:
             continue
         default = defaults[i] if i < len(defaults) else None
-        if not given and default is not None and _is_scalar(declared_type):
+        if not given and default is not None and _takes_a_value(declared_type):
             out[i] = default  # not passed: the default's value
             continue
         if len(given) != 1:
@@ -52,7 +52,7 @@ def replaced_parameters(typ: CallableType, actuals: list[list[Type]], as_type: C
         actual = tensor_val(actual_type)
         untyped = isinstance(get_proper_type(declared_type), AnyType)
         value = _literal(actual_type)
-        if value is not None and _is_scalar(declared_type):
+        if value is not None and _takes_a_value(declared_type):
             out[i] = value
             continue
         if untyped:
@@ -93,7 +93,7 @@ def defaults(func: FuncDef, named: Callable[..., Instance]) -> list[LiteralType 
     return out
 
 
-def _is_scalar(t: Type) -> bool:
+def _takes_a_value(t: Type) -> bool:
     """A parameter declared ``bool`` or ``int`` (not a literal already, not a union)."""
     p = get_proper_type(t)
     return isinstance(p, Instance) and p.type.fullname in _LITERAL_SCALARS and p.last_known_value is None

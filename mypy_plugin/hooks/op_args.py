@@ -7,7 +7,7 @@ is the first tensor for free functions, methods and operators alike.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, Union, cast
+from typing import Union, cast
 
 from mypy.nodes import (
     ARG_STAR,
@@ -24,13 +24,14 @@ from mypy.nodes import (
     TupleExpr,
 )
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import Instance, LiteralType, TupleType, Type, UnionType, get_proper_type
+from mypy.types import AnyType, Instance, LiteralType, TupleType, Type, get_proper_type
 
 from ..bridge.expr_text import expr_text
 from ..bridge.folding import bool_of_expr, int_of_expr, int_of_type, number_kind
-from ..bridge.tensor_types import dtype_of_value, tensor_val
+from ..bridge.tensor_types import dtype_of_value, is_scalar_type, tensor_val
 from ..kernel.local_linear import HasLinearNames
 from ..kernel.local_lists import ShapeLists
+from ..kernel.local_numbers import HasLocalNumbers, is_number
 from ..knowledge.ops import Key, TensorVal
 from ..knowledge.shapes import Dim, is_dynamic
 from .index_keys import key_of
@@ -60,6 +61,7 @@ class CallArgs:
         self.receiver_expr = receiver_expr
         self.lists: ShapeLists | None = None  # the function's shape lists, read as their displays
         self.linear: HasLinearNames | None = None  # its index names bound to int arithmetic
+        self.numbers: HasLocalNumbers | None = None  # its names bound once to number arithmetic
 
     def local_dim(self, e: NameExpr) -> Dim:
         """A name bound once to a dim of a shape (``b, s, h = x.shape``, ``n = x.shape[1]``): that
@@ -174,8 +176,18 @@ class CallArgs:
         return None
 
     def operand_types(self) -> list[Type | None]:
-        """The receiver's and every argument's type (for op coverage: are the tensors known?)."""
-        return [self.receiver, *(s[0] for slot in self.slots for s in slot)]
+        """The receiver's and every argument's type (for op coverage: are the tensors known?); None
+        for an ``Any`` operand that is provably a number."""
+        return [self.receiver, *(None if self._number(s) else s[0] for slot in self.slots for s in slot)]
+
+    def _number(self, s: _Slot) -> bool:
+        """An operand mypy types ``Any`` that is provably a number (``d ** -0.5``, a name bound once
+        to such arithmetic): :mod:`kernel.local_numbers`."""
+        t, e = s
+        if t is None or e is None or not isinstance(get_proper_type(t), AnyType) or self.recorded_type is None:
+            return False
+        numbers = self.numbers.local_numbers if self.numbers is not None else None
+        return is_number(e, self.recorded_type, is_scalar_type, numbers)
 
     def given(self, key: Key, pos: int) -> bool:
         return self._slot(key, pos) is not None
@@ -189,7 +201,7 @@ class CallArgs:
     def scalar(self, key: Key, pos: int) -> bool:
         """A Python number, SymbolicScalar or Element: never a tensor. (An ``Any`` may be one.)"""
         s = self._slot(key, pos)
-        return s is not None and s[0] is not None and _is_scalar(s[0])
+        return s is not None and s[0] is not None and (is_scalar_type(s[0]) or self._number(s))
 
     def python_int(self, key: Key, pos: int) -> bool:
         s = self._slot(key, pos)
@@ -308,18 +320,6 @@ def _slots(types: list[list[Type]], exprs: list[list[Expression]]) -> list[list[
 def _kinds(kinds: list[list[ArgKind]]) -> list[list[bool]]:
     """Per formal: is each actual a ``*args`` spread (its position is then unknown)."""
     return [[k is ARG_STAR for k in ks] for ks in kinds]
-
-
-_SCALARS: Final = ("builtins.int", "builtins.float", "pypto.SymbolicScalar", "pypto.Element")
-
-
-def _is_scalar(t: Type) -> bool:
-    p = get_proper_type(t)
-    if isinstance(p, UnionType):
-        return all(_is_scalar(i) for i in p.items)
-    if isinstance(p, LiteralType):
-        p = p.fallback
-    return isinstance(p, Instance) and any(p.type.has_base(name) for name in _SCALARS)
 
 
 def _recorded(ctx: FunctionContext | MethodContext) -> Callable[[Expression], Type | None] | None:

@@ -66,6 +66,7 @@ class Session:
         if buffers is not None:
             args.lists = buffers.shape_lists
             args.linear = buffers  # its linear_names, made at the first slice that needs them
+            args.numbers = buffers  # its local_numbers, made at the first operand mypy types Any
 
     def retyped_names(self, ctx: FunctionContext | MethodContext) -> frozenset[str]:
         """Names a whole write (``p[:] = x``, ``p.move(x)``) re-types somewhere in this function."""

@@ -18,6 +18,7 @@ from ..bridge.tensor_types import tensor_val
 from .body_walk import statements
 from .local_linear import LinearNames
 from .local_lists import ShapeLists
+from .local_numbers import LocalNumbers
 from .use_after_move import Outputs, whole_key
 
 
@@ -65,6 +66,11 @@ class LocalBuffers:
     def linear_names(self) -> LinearNames:
         """The index names bound once to int arithmetic (asked by every index with a slice)."""
         return LinearNames(self.func)
+
+    @functools.cached_property
+    def local_numbers(self) -> LocalNumbers:
+        """The names bound once to number arithmetic (asked for an operand mypy types ``Any``)."""
+        return LocalNumbers(self.func)
 
     @functools.cached_property
     def outputs(self) -> Outputs:
