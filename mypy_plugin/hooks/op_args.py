@@ -24,14 +24,16 @@ from mypy.nodes import (
     TupleExpr,
 )
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import AnyType, Instance, LiteralType, TupleType, Type, get_proper_type
+from mypy.types import Instance, LiteralType, TupleType, Type, get_proper_type
 
 from ..bridge.expr_text import expr_text
 from ..bridge.folding import bool_of_expr, int_of_expr, int_of_type, number_kind
 from ..bridge.tensor_types import dtype_of_value, is_scalar_type, tensor_val
 from ..kernel.local_linear import HasLinearNames
 from ..kernel.local_lists import ShapeLists
-from ..kernel.local_numbers import HasLocalNumbers, is_number
+from ..kernel.local_numbers import HasLocalNumbers
+from ..kernel.loop_defs import HasLoopDefs
+from .operand_facts import is_number_operand, operand_type
 from ..knowledge.ops import Key, TensorVal
 from ..knowledge.shapes import Dim, is_dynamic
 from .index_keys import key_of
@@ -62,6 +64,7 @@ class CallArgs:
         self.lists: ShapeLists | None = None  # the function's shape lists, read as their displays
         self.linear: HasLinearNames | None = None  # its index names bound to int arithmetic
         self.numbers: HasLocalNumbers | None = None  # its names bound once to number arithmetic
+        self.loops: HasLoopDefs | None = None  # the values a name may hold at a read (pypto.loop runs)
 
     def local_dim(self, e: NameExpr) -> Dim:
         """A name bound once to a dim of a shape (``b, s, h = x.shape``, ``n = x.shape[1]``): that
@@ -178,16 +181,13 @@ class CallArgs:
     def operand_types(self) -> list[Type | None]:
         """The receiver's and every argument's type (for op coverage: are the tensors known?); None
         for an ``Any`` operand that is provably a number."""
-        return [self.receiver, *(None if self._number(s) else s[0] for slot in self.slots for s in slot)]
+        return [self.receiver, *(None if self._number(s) else self._type(s) for slot in self.slots for s in slot)]
+
+    def _type(self, s: _Slot) -> Type | None:
+        return operand_type(s[0], s[1], self.loops, self.recorded_type)
 
     def _number(self, s: _Slot) -> bool:
-        """An operand mypy types ``Any`` that is provably a number (``d ** -0.5``, a name bound once
-        to such arithmetic): :mod:`kernel.local_numbers`."""
-        t, e = s
-        if t is None or e is None or not isinstance(get_proper_type(t), AnyType) or self.recorded_type is None:
-            return False
-        numbers = self.numbers.local_numbers if self.numbers is not None else None
-        return is_number(e, self.recorded_type, is_scalar_type, numbers)
+        return is_number_operand(s[0], s[1], self.numbers, self.recorded_type)
 
     def given(self, key: Key, pos: int) -> bool:
         return self._slot(key, pos) is not None
@@ -195,7 +195,7 @@ class CallArgs:
     def tensor(self, key: Key, pos: int) -> TensorVal | None:
         if (key, pos) not in self._tensors:
             s = self._slot(key, pos)
-            self._tensors[(key, pos)] = tensor_val(s[0]) if s is not None else None
+            self._tensors[(key, pos)] = tensor_val(self._type(s)) if s is not None else None
         return self._tensors[(key, pos)]
 
     def scalar(self, key: Key, pos: int) -> bool:

@@ -67,6 +67,7 @@ class Session:
             args.lists = buffers.shape_lists
             args.linear = buffers  # its linear_names, made at the first slice that needs them
             args.numbers = buffers  # its local_numbers, made at the first operand mypy types Any
+            args.loops = buffers  # its loop_defs, made at the first operand mypy types as a union
 
     def retyped_names(self, ctx: FunctionContext | MethodContext) -> frozenset[str]:
         """Names a whole write (``p[:] = x``, ``p.move(x)``) re-types somewhere in this function."""

@@ -19,6 +19,7 @@ from .body_walk import statements
 from .local_linear import LinearNames
 from .local_lists import ShapeLists
 from .local_numbers import LocalNumbers
+from .loop_defs import LoopDefs
 from .use_after_move import Outputs, whole_key
 
 
@@ -71,6 +72,11 @@ class LocalBuffers:
     def local_numbers(self) -> LocalNumbers:
         """The names bound once to number arithmetic (asked for an operand mypy types ``Any``)."""
         return LocalNumbers(self.func)
+
+    @functools.cached_property
+    def loop_defs(self) -> LoopDefs:
+        """The values a name may hold at each read (asked for an operand mypy types as a union)."""
+        return LoopDefs(self.func)
 
     @functools.cached_property
     def outputs(self) -> Outputs:

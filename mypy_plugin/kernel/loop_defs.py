@@ -1,0 +1,208 @@
+"""Which assignments a name read after a ``pypto.loop`` can hold (rule: loop-body-traced).
+
+mypy checks ``for i in pypto.loop(n): x = pypto.reshape(x, [2, 8, 128])`` as a loop that may not
+run, so after it ``x`` is the join of its type before the loop and the body's: a union of two
+ranks, which no check can use. The frontend traces a ``pypto.loop`` (and ``loop_unroll``) body at
+least once (probed: twice under a symbolic ``if``, once per unroll factor), so after it ``x`` holds
+what the body's last trace bound. This walk finds, for each read of a local name, the plain
+assignments (``x = value``) that may have bound it, with a ``pypto.loop`` body taken as run at
+least once; anything else that binds a name (a parameter, a for or with target, an unpacking,
+``+=``, a walrus, an import, an except handler) counts as an unknown binding. A loop whose body
+(or ``else``) may leave early (``break``, ``continue``, ``return``, ``raise``, ``yield``) is taken
+as one that may not run at all, as mypy does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final, Protocol
+
+from mypy.nodes import (
+    AssignmentExpr,
+    AssignmentStmt,
+    BreakStmt,
+    CallExpr,
+    ClassDef,
+    ContinueStmt,
+    Decorator,
+    DelStmt,
+    Expression,
+    ForStmt,
+    FuncDef,
+    GlobalDecl,
+    Import,
+    ImportFrom,
+    MatchStmt,
+    NameExpr,
+    Node,
+    NonlocalDecl,
+    OperatorAssignmentStmt,
+    RaiseStmt,
+    RefExpr,
+    ReturnStmt,
+    Statement,
+    TryStmt,
+    Var,
+    WhileStmt,
+    WithStmt,
+    YieldExpr,
+    YieldFromExpr,
+)
+
+from .body_walk import comprehension_names, expressions, statements
+from .program_order import ProgramOrder
+
+_TRACED_LOOPS: Final = frozenset({"pypto.loop", "pypto.loop_unroll"})
+_UNKNOWN: Final = 0  # a binding that is not a plain ``name = value`` (ids of values are never 0)
+
+Defs = dict[str, frozenset[int]]  # a name -> the ids of the values that may be bound to it
+
+
+class LoopDefs:
+    """For one function: the values each read of a name may hold (a read not walked: unknown)."""
+
+    def __init__(self, func: FuncDef) -> None:
+        self._reads: dict[int, frozenset[int]] = {}  # id(NameExpr) -> ids of the values (or _UNKNOWN)
+        self._values: dict[int, Expression] = {}
+        self._other: set[str] = set()  # names a with or an except binds too
+        self._shadowed: set[int] = set()  # reads of a comprehension's own names
+        stmts = list(statements(func.body.body))
+        if any(isinstance(s, (FuncDef, Decorator, ClassDef, GlobalDecl, NonlocalDecl, MatchStmt)) for s in stmts):
+            return  # bound elsewhere too, or by patterns: not walked
+        self._other = _other_bindings(stmts)
+        self._shadowed = _comprehension_reads(stmts)
+        walker = _Walker(self._reads, self._values)
+        start: Defs = {a.variable.name: frozenset({_UNKNOWN}) for a in func.arguments}
+        walker.block(func.body.body, start)
+
+    def values(self, e: NameExpr) -> list[Expression] | None:
+        """The values ``e`` may hold here, each a plain assignment's; None when any binding that
+        may reach it is not one (or the name is not a local of this function)."""
+        if not isinstance(e.node, Var):
+            return None
+        ids = self._reads.get(id(e))
+        if not ids or _UNKNOWN in ids or e.name in self._other or id(e) in self._shadowed:
+            return None
+        return [self._values[i] for i in sorted(ids)]
+
+
+class HasLoopDefs(Protocol):
+    """What holds a function's :class:`LoopDefs`, made when first asked for (``LocalBuffers``)."""
+
+    @property
+    def loop_defs(self) -> LoopDefs: ...
+
+
+def _leaves_early(stmts: Iterable[Statement]) -> bool:
+    for s in statements(stmts):
+        if isinstance(s, (BreakStmt, ContinueStmt, ReturnStmt, RaiseStmt)):
+            return True
+        if any(isinstance(e, (YieldExpr, YieldFromExpr)) for e in expressions(s)):
+            return True
+    return False
+
+
+def _traced_loop(s: Statement) -> bool:
+    """``for ... in pypto.loop(...)`` (or ``loop_unroll``) with no early exit and no ``else``."""
+    return (isinstance(s, ForStmt) and s.else_body is None and isinstance(s.expr, CallExpr)
+            and isinstance(s.expr.callee, RefExpr) and s.expr.callee.fullname in _TRACED_LOOPS
+            and not _leaves_early(s.body.body))
+
+
+class _Walker(ProgramOrder[Defs]):
+    def __init__(self, reads: dict[int, frozenset[int]], values: dict[int, Expression]) -> None:
+        self.reads = reads
+        self.values = values
+
+    def join(self, a: Defs, b: Defs) -> Defs:
+        out = dict(a)
+        for name, ids in b.items():
+            out[name] = out[name] | ids if name in out else ids
+        return out
+
+    def _read(self, root: Node, state: Defs) -> None:
+        """Every name read under ``root`` may hold what ``state`` says (a loop body is walked
+        twice: a read keeps what either walk found)."""
+        for n in expressions(root):
+            if isinstance(n, NameExpr) and n.name in state:
+                before = self.reads.get(id(n))
+                self.reads[id(n)] = state[n.name] if before is None else before | state[n.name]
+
+    def _bind_unknown(self, targets: Iterable[Expression], state: Defs) -> Defs:
+        out = dict(state)
+        for t in targets:
+            for n in expressions(t):
+                if isinstance(n, NameExpr):
+                    out[n.name] = frozenset({_UNKNOWN})
+        return out
+
+    def expr(self, e: Expression, state: Defs) -> Defs:
+        self._read(e, state)
+        walrus = [w.target for w in expressions(e) if isinstance(w, AssignmentExpr)]
+        return self._bind_unknown(walrus, state) if walrus else state
+
+    def loop_target(self, s: ForStmt, state: Defs) -> Defs:
+        return self._bind_unknown([s.index], state)
+
+    def simple(self, s: Statement, state: Defs) -> Defs:
+        if isinstance(s, AssignmentStmt):
+            self._read(s.rvalue, state)
+            out = self._bind_unknown([w.target for w in expressions(s.rvalue) if isinstance(w, AssignmentExpr)], state)
+            for lv in s.lvalues:
+                if isinstance(lv, NameExpr):
+                    self.values[id(s.rvalue)] = s.rvalue
+                    out[lv.name] = frozenset({id(s.rvalue)})
+                else:
+                    self._read(lv, state)  # (an item or attribute store reads its base)
+                    out = self._bind_unknown([lv], out) if not isinstance(lv, RefExpr) else out
+            return out
+        self._read(s, state)
+        out = self._bind_unknown([w.target for w in expressions(s) if isinstance(w, AssignmentExpr)], state)
+        for name in _bound_names(s):
+            out[name] = frozenset({_UNKNOWN})
+        return out
+
+    def stmt(self, s: Statement, state: Defs) -> Defs:
+        if isinstance(s, (ForStmt, WhileStmt)) and _traced_loop(s):
+            assert isinstance(s, ForStmt)
+            state = self.loop_target(s, self.expr(s.expr, state))
+            once = self.block(s.body.body, state)
+            entry = self.join(state, once)
+            again = self.block(s.body.body, entry)  # a later trace starts from the merge
+            return self.join(once, again)  # not the state before: the body ran at least once
+        return super().stmt(s, state)
+
+
+def _bound_names(s: Statement) -> list[str]:
+    """Names a simple statement other than an assignment binds (``+=``, ``del``, imports)."""
+    if isinstance(s, OperatorAssignmentStmt):
+        return [n.name for n in expressions(s.lvalue) if isinstance(n, NameExpr)]
+    if isinstance(s, DelStmt):
+        return [n.name for n in expressions(s.expr) if isinstance(n, NameExpr)]
+    if isinstance(s, Import):
+        return [(alias or name).split(".")[0] for name, alias in s.ids]
+    if isinstance(s, ImportFrom):
+        return [alias or name for name, alias in s.names]
+    return []
+
+
+def _other_bindings(stmts: list[Statement]) -> set[str]:
+    """Names bound where the walk does not look: ``with ... as name``, ``except ... as name``."""
+    out: set[str] = set()
+    for s in stmts:
+        if isinstance(s, WithStmt):
+            out.update(n.name for t in s.target if t is not None for n in expressions(t) if isinstance(n, NameExpr))
+        elif isinstance(s, TryStmt):
+            out.update(v.name for v in s.vars if v is not None)
+    return out
+
+
+def _comprehension_reads(stmts: list[Statement]) -> set[int]:
+    """The reads, inside a comprehension, of a name it binds itself: not the function's local."""
+    out: set[int] = set()
+    for s in stmts:
+        for e in expressions(s):
+            names = comprehension_names(e)
+            if names:
+                out.update(id(n) for n in expressions(e) if isinstance(n, NameExpr) and n.name in names)
+    return out
