@@ -103,7 +103,10 @@ def _check_copy(api: Any, func: FuncDef, typ: CallableType, entry: kernel_copies
         with api.msg.filter_errors(save_filtered_errors=True) as watcher:
             diagnostics.COPY_WATCHERS.append(watcher)
             api.check_func_item(copy, type_override=typ, name=func.name)
-            returned = _returned(api, copy)
+            # Not deferred: mypy checked every statement it could reach, so a return it did not
+            # check is one this call cannot take (a branch its bool argument turns off).
+            checked_all = len(getattr(api, "deferred_nodes", ())) == deferrals
+            returned = _returned(api, copy, skip_unreached=checked_all)
             seen = insight.copy_checked(api, func, copy, note)  # for tools: what this copy saw
     finally:
         if diagnostics.COPY_WATCHERS:
@@ -116,8 +119,9 @@ def _check_copy(api: Any, func: FuncDef, typ: CallableType, entry: kernel_copies
     return watcher.filtered_errors(), returned, frame if reusable else None, seen
 
 
-def _returned(api: object, copy: FuncDef) -> list[Type]:
-    """The type of each ``return`` expression of the copy just checked (a bare return: none)."""
+def _returned(api: object, copy: FuncDef, skip_unreached: bool = False) -> list[Type]:
+    """The type of each ``return`` expression of the copy just checked (a bare return: none); a
+    return mypy did not check counts as unknown, unless ``skip_unreached`` (it cannot be taken)."""
     lookup = getattr(api, "lookup_type_or_none", None)
     if lookup is None:
         return []
@@ -126,6 +130,8 @@ def _returned(api: object, copy: FuncDef) -> list[Type]:
         if isinstance(s, ReturnStmt) and s.expr is not None:
             t = lookup(s.expr)
             if not isinstance(t, Type):
+                if skip_unreached:
+                    continue
                 return []
             found.append(t)
     return found
