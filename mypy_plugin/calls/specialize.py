@@ -103,10 +103,7 @@ def _check_copy(api: Any, func: FuncDef, typ: CallableType, entry: kernel_copies
         with api.msg.filter_errors(save_filtered_errors=True) as watcher:
             diagnostics.COPY_WATCHERS.append(watcher)
             api.check_func_item(copy, type_override=typ, name=func.name)
-            # Not deferred: mypy checked every statement it could reach, so a return it did not
-            # check is one this call cannot take (a branch its bool argument turns off).
-            checked_all = len(getattr(api, "deferred_nodes", ())) == deferrals
-            returned = _returned(api, copy, skip_unreached=checked_all)
+            returned = _returned(api, copy)
             seen = insight.copy_checked(api, func, copy, note)  # for tools: what this copy saw
     finally:
         if diagnostics.COPY_WATCHERS:
@@ -119,9 +116,8 @@ def _check_copy(api: Any, func: FuncDef, typ: CallableType, entry: kernel_copies
     return watcher.filtered_errors(), returned, frame if reusable else None, seen
 
 
-def _returned(api: object, copy: FuncDef, skip_unreached: bool = False) -> list[Type]:
-    """The type of each ``return`` expression of the copy just checked (a bare return: none); a
-    return mypy did not check counts as unknown, unless ``skip_unreached`` (it cannot be taken)."""
+def _returned(api: object, copy: FuncDef) -> list[Type]:
+    """The type of each ``return`` expression of the copy just checked (a bare return: none)."""
     lookup = getattr(api, "lookup_type_or_none", None)
     if lookup is None:
         return []
@@ -130,8 +126,6 @@ def _returned(api: object, copy: FuncDef, skip_unreached: bool = False) -> list[
         if isinstance(s, ReturnStmt) and s.expr is not None:
             t = lookup(s.expr)
             if not isinstance(t, Type):
-                if skip_unreached:
-                    continue
                 return []
             found.append(t)
     return found

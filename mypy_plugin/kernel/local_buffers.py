@@ -19,7 +19,7 @@ from .body_walk import statements
 from .local_linear import LinearNames
 from .local_lists import ShapeLists
 from .local_numbers import LocalNumbers
-from .loop_defs import LoopDefs
+from .loop_defs import LoopDefs, loop_defs
 from .use_after_move import Outputs, whole_key
 
 
@@ -76,7 +76,7 @@ class LocalBuffers:
     @functools.cached_property
     def loop_defs(self) -> LoopDefs:
         """The values a name may hold at each read (asked for an operand mypy types as a union)."""
-        return LoopDefs(self.func)
+        return loop_defs(self.func)
 
     @functools.cached_property
     def outputs(self) -> Outputs:

@@ -14,12 +14,14 @@ as one that may not run at all, as mypy does.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Final, Protocol
 
 from mypy.nodes import (
     AssignmentExpr,
     AssignmentStmt,
+    Block,
     BreakStmt,
     CallExpr,
     ClassDef,
@@ -83,7 +85,19 @@ class LoopDefs:
         ids = self._reads.get(id(e))
         if not ids or _UNKNOWN in ids or e.name in self._other or id(e) in self._shadowed:
             return None
-        return [self._values[i] for i in sorted(ids)]
+        values = [self._values.get(i) for i in sorted(ids)]
+        return None if any(v is None for v in values) else [v for v in values if v is not None]
+
+
+@functools.lru_cache(maxsize=256)
+def _loop_defs(body: Block, func: FuncDef) -> LoopDefs:
+    return LoopDefs(func)
+
+
+def loop_defs(func: FuncDef) -> LoopDefs:
+    """Kept per body: asked at each union operand, while mypy checks a function and its copies
+    in turn (an edit gives the function a new body)."""
+    return _loop_defs(func.body, func)
 
 
 class HasLoopDefs(Protocol):
@@ -163,14 +177,49 @@ class _Walker(ProgramOrder[Defs]):
         return out
 
     def stmt(self, s: Statement, state: Defs) -> Defs:
-        if isinstance(s, (ForStmt, WhileStmt)) and _traced_loop(s):
-            assert isinstance(s, ForStmt)
-            state = self.loop_target(s, self.expr(s.expr, state))
-            once = self.block(s.body.body, state)
-            entry = self.join(state, once)
-            again = self.block(s.body.body, entry)  # a later trace starts from the merge
-            return self.join(once, again)  # not the state before: the body ran at least once
-        return super().stmt(s, state)
+        if not isinstance(s, (ForStmt, WhileStmt)):
+            return super().stmt(s, state)
+        # One walk of the body, from what any iteration may start with: the state before the loop
+        # joined with every binding the body makes (walking it again per nesting level would
+        # cost 2 ** depth).
+        state = self.expr(s.expr, state)
+        if isinstance(s, ForStmt):
+            state = self.loop_target(s, state)
+        entry = self.join(state, _body_bindings(s.body.body))
+        after = self.block(s.body.body, entry)
+        if isinstance(s, ForStmt) and _traced_loop(s):
+            return after  # not the state before: the body ran at least once
+        after = self.join(entry, after)
+        return self.block(s.else_body.body, after) if s.else_body else after
+
+
+def _body_bindings(stmts: list[Statement]) -> Defs:
+    """Every binding a loop body makes, nested blocks included: a plain ``name = value`` is that
+    value, anything else unknown."""
+    out: dict[str, set[int]] = {}
+
+    def bind(name: str, value: int) -> None:
+        out.setdefault(name, set()).add(value)
+
+    for s in statements(stmts):
+        if isinstance(s, AssignmentStmt):
+            for lv in s.lvalues:
+                if isinstance(lv, NameExpr):
+                    bind(lv.name, id(s.rvalue))
+                elif not isinstance(lv, RefExpr):
+                    for n in expressions(lv):
+                        if isinstance(n, NameExpr):
+                            bind(n.name, _UNKNOWN)
+        elif isinstance(s, ForStmt):
+            for n in expressions(s.index):
+                if isinstance(n, NameExpr):
+                    bind(n.name, _UNKNOWN)
+        for name in _bound_names(s):
+            bind(name, _UNKNOWN)
+        for w in expressions(s):
+            if isinstance(w, AssignmentExpr):
+                bind(w.target.name, _UNKNOWN)
+    return {name: frozenset(ids) for name, ids in out.items()}
 
 
 def _bound_names(s: Statement) -> list[str]:
