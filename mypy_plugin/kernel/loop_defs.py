@@ -7,9 +7,10 @@ least once (probed: twice under a symbolic ``if``, once per unroll factor), so a
 what the body's last trace bound. This walk finds, for each read of a local name, the plain
 assignments (``x = value``) that may have bound it, with a ``pypto.loop`` body taken as run at
 least once; anything else that binds a name (a parameter, a for or with target, an unpacking,
-``+=``, a walrus, an import, an except handler) counts as an unknown binding. A loop whose body
-(or ``else``) may leave early (``break``, ``continue``, ``return``, ``raise``, ``yield``) is taken
-as one that may not run at all, as mypy does.
+``+=``, an import, an except handler) counts as an unknown binding. A function with a walrus, a
+nested definition, ``global``/``nonlocal`` or ``match``, or a generator, is not walked. A loop
+whose body may leave early (``break``, ``continue``, ``return``, ``raise``), or that has an
+``else``, is taken as one that may not run at all, as mypy does.
 """
 
 from __future__ import annotations
@@ -47,8 +48,6 @@ from mypy.nodes import (
     Var,
     WhileStmt,
     WithStmt,
-    YieldExpr,
-    YieldFromExpr,
 )
 
 from .body_walk import comprehension_names, expressions, statements
@@ -71,8 +70,13 @@ class LoopDefs:
         stmts = list(statements(func.body.body))
         if any(isinstance(s, (FuncDef, Decorator, ClassDef, GlobalDecl, NonlocalDecl, MatchStmt)) for s in stmts):
             return  # bound elsewhere too, or by patterns: not walked
+        if func.is_generator or func.is_coroutine:
+            return
+        shadowed = _comprehension_reads(stmts)
+        if shadowed is None:
+            return  # a walrus: bound in the middle of an expression, not walked
         self._other = _other_bindings(stmts)
-        self._shadowed = _comprehension_reads(stmts)
+        self._shadowed = shadowed
         walker = _Walker(self._reads, self._values)
         start: Defs = {a.variable.name: frozenset({_UNKNOWN}) for a in func.arguments}
         walker.block(func.body.body, start)
@@ -110,8 +114,6 @@ class HasLoopDefs(Protocol):
 def _leaves_early(stmts: Iterable[Statement]) -> bool:
     for s in statements(stmts):
         if isinstance(s, (BreakStmt, ContinueStmt, ReturnStmt, RaiseStmt)):
-            return True
-        if any(isinstance(e, (YieldExpr, YieldFromExpr)) for e in expressions(s)):
             return True
     return False
 
@@ -152,8 +154,7 @@ class _Walker(ProgramOrder[Defs]):
 
     def expr(self, e: Expression, state: Defs) -> Defs:
         self._read(e, state)
-        walrus = [w.target for w in expressions(e) if isinstance(w, AssignmentExpr)]
-        return self._bind_unknown(walrus, state) if walrus else state
+        return state
 
     def loop_target(self, s: ForStmt, state: Defs) -> Defs:
         return self._bind_unknown([s.index], state)
@@ -161,7 +162,7 @@ class _Walker(ProgramOrder[Defs]):
     def simple(self, s: Statement, state: Defs) -> Defs:
         if isinstance(s, AssignmentStmt):
             self._read(s.rvalue, state)
-            out = self._bind_unknown([w.target for w in expressions(s.rvalue) if isinstance(w, AssignmentExpr)], state)
+            out = dict(state)
             for lv in s.lvalues:
                 if isinstance(lv, NameExpr):
                     self.values[id(s.rvalue)] = s.rvalue
@@ -171,7 +172,7 @@ class _Walker(ProgramOrder[Defs]):
                     out = self._bind_unknown([lv], out) if not isinstance(lv, RefExpr) else out
             return out
         self._read(s, state)
-        out = self._bind_unknown([w.target for w in expressions(s) if isinstance(w, AssignmentExpr)], state)
+        out = dict(state)
         for name in _bound_names(s):
             out[name] = frozenset({_UNKNOWN})
         return out
@@ -216,9 +217,6 @@ def _body_bindings(stmts: list[Statement]) -> Defs:
                     bind(n.name, _UNKNOWN)
         for name in _bound_names(s):
             bind(name, _UNKNOWN)
-        for w in expressions(s):
-            if isinstance(w, AssignmentExpr):
-                bind(w.target.name, _UNKNOWN)
     return {name: frozenset(ids) for name, ids in out.items()}
 
 
@@ -246,11 +244,14 @@ def _other_bindings(stmts: list[Statement]) -> set[str]:
     return out
 
 
-def _comprehension_reads(stmts: list[Statement]) -> set[int]:
-    """The reads, inside a comprehension, of a name it binds itself: not the function's local."""
+def _comprehension_reads(stmts: list[Statement]) -> set[int] | None:
+    """The reads, inside a comprehension, of a name it binds itself (not the function's local);
+    None when the function holds a walrus."""
     out: set[int] = set()
     for s in stmts:
         for e in expressions(s):
+            if isinstance(e, AssignmentExpr):
+                return None
             names = comprehension_names(e)
             if names:
                 out.update(id(n) for n in expressions(e) if isinstance(n, NameExpr) and n.name in names)
