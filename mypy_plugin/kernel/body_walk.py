@@ -225,8 +225,23 @@ def body_has(func: FuncItem, fact: Callable[[Statement], bool]) -> bool:
 def assignment_counts(func: FuncItem, augmented: bool = True) -> Mapping[str, int]:
     """How often each name is bound in ``func``'s body (assignments, augmented ones unless
     ``augmented`` is False, for and with targets, walrus). Kept per body: a copy is asked for at
-    each call of the function, and an edit gives the function a new body."""
-    return _assignment_counts(func.body, augmented)
+    each call of the function, and an edit gives the function a new body; a copy's body counts
+    as its original's (names are the same)."""
+    found = _SAME.get(id(func.body))
+    body = found[1] if found is not None and found[0] is func.body else func.body
+    return _assignment_counts(body, augmented)
+
+
+# id(a copy's body) -> (that body, the original's): while the copy is checked (kernel/copies.py)
+_SAME: dict[int, tuple[Block, Block]] = {}
+
+
+def same_body(copy: Block, original: Block | None) -> None:
+    """``copy`` is a statement-for-statement copy of ``original`` (None: no longer)."""
+    if original is None:
+        _SAME.pop(id(copy), None)
+    else:
+        _SAME[id(copy)] = (copy, original)
 
 
 @functools.lru_cache(maxsize=512)

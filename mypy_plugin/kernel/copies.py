@@ -3,14 +3,16 @@ each is, and what the call says about the state it runs in (the caller's tiles, 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from mypy.nodes import FuncDef
+from mypy.nodes import Block, FuncDef, Var
 from mypy.treetransform import TransformVisitor
 
 from ..knowledge.tiles import TileState
-from .tile_values import Value
+from .body_walk import same_body
+from .tile_values import Value, followed_var_nodes, followed_vars
 
 
 @dataclass(frozen=True)
@@ -31,18 +33,45 @@ class Entry:
 
 # id(copy) -> (copy, the function it was made from, its entry); a copy lives only while checked.
 _ORIGINS: dict[int, tuple[FuncDef, FuncDef, Entry | None]] = {}
+# id(copy) -> the original's variables -> the copy's (mypy's TransformVisitor.var_map)
+_VARS: dict[int, dict[Var, Var]] = {}
 
 
 def make(func: FuncDef, entry: Entry | None = None) -> FuncDef:
     """A copy of ``func`` to check again, entered with ``entry`` (until :func:`forget`)."""
-    copy = TransformVisitor().node(func)
+    visitor = TransformVisitor()
+    copy = visitor.node(func)
     assert isinstance(copy, FuncDef)
     _ORIGINS[id(copy)] = (copy, func, entry)
+    _VARS[id(copy)] = visitor.var_map
+    same_body(copy.body, func.body)
     return copy
 
 
 def forget(copy: FuncDef) -> None:
     _ORIGINS.pop(id(copy), None)
+    _VARS.pop(id(copy), None)
+    same_body(copy.body, None)
+
+
+def followed_vars_of(func: FuncDef) -> tuple[frozenset[int], frozenset[int]]:
+    """tile_values.followed_vars, one walk per body: kept per body (each tile pass asks again),
+    and for a copy its original's mapped to the copy's variables."""
+    found = _ORIGINS.get(id(func))
+    var_map = _VARS.get(id(func))
+    if found is None or found[0] is not func or var_map is None:
+        followed, every = _var_nodes(func.body, func)
+        return frozenset(map(id, followed)), frozenset(map(id, every))
+    followed, every = _var_nodes(found[1].body, found[1])
+    if not all(v in var_map for v in every):
+        return followed_vars(func)  # (not a plain copy: walk it)
+    return frozenset(id(var_map[v]) for v in followed), frozenset(id(var_map[v]) for v in every)
+
+
+@functools.lru_cache(maxsize=512)
+def _var_nodes(body: Block, func: FuncDef) -> tuple[frozenset[Var], frozenset[Var]]:
+    """Per body: an edit gives the function a new one (the FuncDef itself may stay)."""
+    return followed_var_nodes(func)
 
 
 def origin(func: FuncDef) -> FuncDef:

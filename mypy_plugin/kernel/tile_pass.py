@@ -11,7 +11,7 @@ from mypy.nodes import CallExpr, FuncDef, MypyFile
 
 from ..knowledge.tiles import TileState
 from .tile_calls import may_set_tiles
-from .tile_values import followed_vars
+from .copies import followed_vars_of
 
 
 class OtherTiles(Protocol):
@@ -53,7 +53,7 @@ class Pass:
         """tile_values.followed_vars, once per function per pass."""
         found = self._locals.get(id(func))
         if found is None:
-            found = self._locals[id(func)] = followed_vars(func)
+            found = self._locals[id(func)] = followed_vars_of(func)
         return found
 
     def read(self, obj: object, attr: str) -> object:

@@ -24,7 +24,8 @@ from mypy.types import (
 )
 
 from .body_walk import statements
-from .tile_values import followed_vars, unpacked_names
+from .copies import followed_vars_of
+from .tile_values import unpacked_names
 
 Read = Callable[[object, str], object]
 
@@ -130,7 +131,7 @@ class Receivers:
 
     def _local(self, var: Var, depth: int) -> Type | None:
         if self._bound is None:
-            followed = self.followed if self.followed is not None else followed_vars(self.func)[0]
+            followed = self.followed if self.followed is not None else followed_vars_of(self.func)[0]
             self._bound = _bindings(self.func, followed)
         values = self._bound.get(id(var))
         if not values or id(var) in self._visiting:

@@ -59,9 +59,15 @@ _MAX_LEN: Final = 16  # a tile has one entry per dim: a longer list is not a til
 def followed_vars(func: FuncDef) -> tuple[frozenset[int], frozenset[int]]:
     """The locals (and parameters) of ``func`` whose every binding is ``name = value`` (the only
     ones the pass may give a value; none when ``func`` defines a function or lambda: a closure
-    could rebind or change them), and every local of ``func``."""
-    bound: set[int] = {id(a.variable) for a in func.arguments}
-    spoiled: set[int] = set()
+    could rebind or change them), and every local of ``func``: their ids."""
+    followed, every = followed_var_nodes(func)
+    return frozenset(map(id, followed)), frozenset(map(id, every))
+
+
+def followed_var_nodes(func: FuncDef) -> tuple[frozenset[Var], frozenset[Var]]:
+    """:func:`followed_vars`, the variables themselves (a copy of ``func`` maps them to its own)."""
+    bound: set[Var] = {a.variable for a in func.arguments}
+    spoiled: set[Var] = set()
     closure = False
     for s in statements(func.body.body):
         if isinstance(s, (FuncDef, Decorator, ClassDef)):
@@ -71,17 +77,17 @@ def followed_vars(func: FuncDef) -> tuple[frozenset[int], frozenset[int]]:
             for lv in s.lvalues:
                 for name in _bound_names(lv):
                     if isinstance(name.node, Var):
-                        (bound if plain else spoiled).add(id(name.node))
+                        (bound if plain else spoiled).add(name.node)
         elif isinstance(s, (ForStmt, WithStmt, OperatorAssignmentStmt, DelStmt)):
             targets: list[Expression] = (
                 [s.index] if isinstance(s, ForStmt) else [t for t in s.target if t is not None]
                 if isinstance(s, WithStmt) else [s.lvalue] if isinstance(s, OperatorAssignmentStmt) else [s.expr])
-            spoiled.update(id(n.node) for t in targets for n in _bound_names(t) if isinstance(n.node, Var))
+            spoiled.update(n.node for t in targets for n in _bound_names(t) if isinstance(n.node, Var))
         for e in expressions(s):
             if isinstance(e, LambdaExpr):
                 closure = True
             if isinstance(e, AssignmentExpr) and isinstance(e.target.node, Var):
-                spoiled.add(id(e.target.node))
+                spoiled.add(e.target.node)
     every = frozenset(bound | spoiled)
     return (frozenset() if closure else frozenset(bound - spoiled)), every
 
