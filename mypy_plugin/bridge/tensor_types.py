@@ -25,7 +25,8 @@ from mypy.types import (
 
 from ..knowledge.dtypes import DTYPES
 from ..knowledge.ops import TensorVal
-from ..knowledge.shapes import Dim, Shape, agreed
+from ..knowledge.shapes import Dim, Shape
+from ..knowledge.values import joined
 
 TENSOR: Final = "pypto.Tensor"
 DIM: Final = "pypto._Dim"  # an item of x.shape that is not a known int (see attribute_hooks.shape_attribute_hook)
@@ -94,19 +95,13 @@ def tensor_val(t: Type | None) -> TensorVal | None:
     p = get_proper_type(t)
     if isinstance(p, UnionType):
         vals = [_single(get_proper_type(i)) for i in p.items]
-        if not vals or any(v is None for v in vals):
+        known = [v for v in vals if v is not None]
+        if not known or len(known) != len(vals):
             return None
-        first = vals[0]
-        assert first is not None
-        if all(v == first for v in vals):
-            return first
-        dtypes = {v.dtype for v in vals if v is not None}
         # The value is one of the members (a join after an if, or after a loop mypy checked as
         # perhaps not run): what all of them agree on.
-        shape = agreed([v.shape for v in vals if v is not None])
-        return TensorVal(shape, dtypes.pop() if len(dtypes) == 1 else None)
+        return known[0] if len(known) == 1 else joined(known)
     return _single(p)
-
 
 
 def _any() -> AnyType:

@@ -17,15 +17,10 @@ import functools
 from collections.abc import Callable
 from pathlib import Path
 
-from mypy.nodes import (
-    CallExpr, Decorator, FuncDef, MemberExpr, MypyFile, RefExpr,
-    Statement, Var,
-)
+from mypy.nodes import CallExpr, Decorator, FuncDef, MemberExpr, MypyFile, RefExpr, Statement, Var
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.subtypes import is_same_type
-from mypy.types import (
-    AnyType, CallableType, Instance, TupleType, Type, TypeOfAny, get_proper_type,
-)
+from mypy.types import AnyType, CallableType, Instance, TupleType, Type, TypeOfAny, get_proper_type
 
 from ..bridge.tensor_types import tensor_type, tensor_val
 from ..debug import degrade

@@ -37,6 +37,8 @@ from mypy.nodes import (
     FuncItem,
     GeneratorExpr,
     IfStmt,
+    Import,
+    ImportFrom,
     IndexExpr,
     ListComprehension,
     ListExpr,
@@ -230,6 +232,18 @@ def assignment_counts(func: FuncItem, augmented: bool = True) -> Mapping[str, in
     found = _SAME.get(id(func.body))
     body = found[1] if found is not None and found[0] is func.body else func.body
     return _assignment_counts(body, augmented)
+
+
+def names_bound_besides(s: Statement) -> list[str]:
+    """Names ``s`` binds that :func:`assignment_counts` does not count: an import's, an except
+    handler's (not in ``s``'s nested blocks)."""
+    if isinstance(s, Import):
+        return [(alias or name).split(".")[0] for name, alias in s.ids]
+    if isinstance(s, ImportFrom):
+        return [alias or name for name, alias in s.names]
+    if isinstance(s, TryStmt):
+        return [v.name for v in s.vars if v is not None]
+    return []
 
 
 # id(a copy's body) -> (that body, the original's): while the copy is checked (kernel/copies.py)

@@ -12,7 +12,7 @@ from mypy.treetransform import TransformVisitor
 
 from ..knowledge.tiles import TileState
 from .body_walk import same_body
-from .tile_values import Value, followed_var_nodes, followed_vars
+from .tile_values import Value, followed_var_nodes
 
 
 @dataclass(frozen=True)
@@ -31,10 +31,9 @@ class Entry:
     path: tuple[int, ...] = ()
 
 
-# id(copy) -> (copy, the function it was made from, its entry); a copy lives only while checked.
-_ORIGINS: dict[int, tuple[FuncDef, FuncDef, Entry | None]] = {}
-# id(copy) -> the original's variables -> the copy's (mypy's TransformVisitor.var_map)
-_VARS: dict[int, dict[Var, Var]] = {}
+# id(copy) -> (copy, the function it was made from, its entry, the original's variables -> the
+# copy's: mypy's TransformVisitor.var_map); a copy lives only while checked.
+_ORIGINS: dict[int, tuple[FuncDef, FuncDef, Entry | None, dict[Var, Var]]] = {}
 
 
 def make(func: FuncDef, entry: Entry | None = None) -> FuncDef:
@@ -42,29 +41,28 @@ def make(func: FuncDef, entry: Entry | None = None) -> FuncDef:
     visitor = TransformVisitor()
     copy = visitor.node(func)
     assert isinstance(copy, FuncDef)
-    _ORIGINS[id(copy)] = (copy, func, entry)
-    _VARS[id(copy)] = visitor.var_map
+    _ORIGINS[id(copy)] = (copy, func, entry, visitor.var_map)
     same_body(copy.body, func.body)
     return copy
 
 
 def forget(copy: FuncDef) -> None:
     _ORIGINS.pop(id(copy), None)
-    _VARS.pop(id(copy), None)
     same_body(copy.body, None)
 
 
 def followed_vars_of(func: FuncDef) -> tuple[frozenset[int], frozenset[int]]:
-    """tile_values.followed_vars, one walk per body: kept per body (each tile pass asks again),
-    and for a copy its original's mapped to the copy's variables."""
+    """The ids of tile_values.followed_var_nodes, one walk per body: kept per body (each tile
+    pass asks again), and for a copy its original's mapped to the copy's variables."""
     found = _ORIGINS.get(id(func))
-    var_map = _VARS.get(id(func))
-    if found is None or found[0] is not func or var_map is None:
+    if found is None or found[0] is not func:
         followed, every = _var_nodes(func.body, func)
         return frozenset(map(id, followed)), frozenset(map(id, every))
+    var_map = found[3]
     followed, every = _var_nodes(found[1].body, found[1])
     if not all(v in var_map for v in every):
-        return followed_vars(func)  # (not a plain copy: walk it)
+        followed, every = followed_var_nodes(func)  # (not a plain copy: walk it)
+        var_map = {v: v for v in every}
     return frozenset(id(var_map[v]) for v in followed), frozenset(id(var_map[v]) for v in every)
 
 

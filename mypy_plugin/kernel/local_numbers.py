@@ -22,19 +22,16 @@ from mypy.nodes import (
     FloatExpr,
     FuncDef,
     GlobalDecl,
-    Import,
-    ImportFrom,
     IntExpr,
     NameExpr,
     NonlocalDecl,
     OpExpr,
-    TryStmt,
     UnaryExpr,
     Var,
 )
 from mypy.types import AnyType, Type, get_proper_type
 
-from .body_walk import assignment_counts, statements
+from .body_walk import assignment_counts, names_bound_besides, statements
 
 _ARITH: Final = frozenset({"+", "-", "*", "/", "//", "%", "**"})
 _MAX_DEPTH: Final = 16
@@ -50,10 +47,7 @@ class LocalNumbers:
             return
         counts = assignment_counts(func)
         params = {a.variable.name for a in func.arguments}
-        # ``except E as name`` and imports bind too (assignment_counts does not count them)
-        caught = {v.name for s in stmts if isinstance(s, TryStmt) for v in s.vars if v is not None}
-        caught.update((alias or name).split(".")[0] for s in stmts if isinstance(s, Import) for name, alias in s.ids)
-        caught.update(alias or name for s in stmts if isinstance(s, ImportFrom) for name, alias in s.names)
+        caught = {name for s in stmts for name in names_bound_besides(s)}  # imports, except handlers
         for s in stmts:
             if not isinstance(s, AssignmentStmt) or len(s.lvalues) != 1:
                 continue

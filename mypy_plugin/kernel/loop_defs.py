@@ -16,7 +16,7 @@ whose body may leave early (``break``, ``continue``, ``return``, ``raise``), or 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Final, Protocol
 
 from mypy.nodes import (
@@ -33,8 +33,6 @@ from mypy.nodes import (
     ForStmt,
     FuncDef,
     GlobalDecl,
-    Import,
-    ImportFrom,
     MatchStmt,
     NameExpr,
     Node,
@@ -50,7 +48,7 @@ from mypy.nodes import (
     WithStmt,
 )
 
-from .body_walk import comprehension_names, expressions, statements
+from .body_walk import comprehension_names, expressions, names_bound_besides, statements
 from .program_order import ProgramOrder
 
 _TRACED_LOOPS: Final = frozenset({"pypto.loop", "pypto.loop_unroll"})
@@ -144,12 +142,12 @@ class _Walker(ProgramOrder[Defs]):
                 before = self.reads.get(id(n))
                 self.reads[id(n)] = state[n.name] if before is None else before | state[n.name]
 
-    def _bind_unknown(self, targets: Iterable[Expression], state: Defs) -> Defs:
+    def _bind(self, s: Statement, state: Defs) -> Defs:
         out = dict(state)
-        for t in targets:
-            for n in expressions(t):
-                if isinstance(n, NameExpr):
-                    out[n.name] = frozenset({_UNKNOWN})
+        for name, value in _bindings(s):
+            if value is not None:
+                self.values[id(value)] = value
+            out[name] = frozenset({_UNKNOWN if value is None else id(value)})
         return out
 
     def expr(self, e: Expression, state: Defs) -> Defs:
@@ -157,25 +155,17 @@ class _Walker(ProgramOrder[Defs]):
         return state
 
     def loop_target(self, s: ForStmt, state: Defs) -> Defs:
-        return self._bind_unknown([s.index], state)
+        return self._bind(s, state)
 
     def simple(self, s: Statement, state: Defs) -> Defs:
         if isinstance(s, AssignmentStmt):
             self._read(s.rvalue, state)
-            out = dict(state)
             for lv in s.lvalues:
-                if isinstance(lv, NameExpr):
-                    self.values[id(s.rvalue)] = s.rvalue
-                    out[lv.name] = frozenset({id(s.rvalue)})
-                else:
+                if not isinstance(lv, NameExpr):
                     self._read(lv, state)  # (an item or attribute store reads its base)
-                    out = self._bind_unknown([lv], out) if not isinstance(lv, RefExpr) else out
-            return out
-        self._read(s, state)
-        out = dict(state)
-        for name in _bound_names(s):
-            out[name] = frozenset({_UNKNOWN})
-        return out
+        else:
+            self._read(s, state)
+        return self._bind(s, state)
 
     def stmt(self, s: Statement, state: Defs) -> Defs:
         if not isinstance(s, (ForStmt, WhileStmt)):
@@ -195,42 +185,34 @@ class _Walker(ProgramOrder[Defs]):
 
 
 def _body_bindings(stmts: list[Statement]) -> Defs:
-    """Every binding a loop body makes, nested blocks included: a plain ``name = value`` is that
-    value, anything else unknown."""
+    """Every binding a loop body makes, nested blocks included (as :func:`_bindings`)."""
     out: dict[str, set[int]] = {}
-
-    def bind(name: str, value: int) -> None:
-        out.setdefault(name, set()).add(value)
-
     for s in statements(stmts):
-        if isinstance(s, AssignmentStmt):
-            for lv in s.lvalues:
-                if isinstance(lv, NameExpr):
-                    bind(lv.name, id(s.rvalue))
-                elif not isinstance(lv, RefExpr):
-                    for n in expressions(lv):
-                        if isinstance(n, NameExpr):
-                            bind(n.name, _UNKNOWN)
-        elif isinstance(s, ForStmt):
-            for n in expressions(s.index):
-                if isinstance(n, NameExpr):
-                    bind(n.name, _UNKNOWN)
-        for name in _bound_names(s):
-            bind(name, _UNKNOWN)
+        for name, value in _bindings(s):
+            out.setdefault(name, set()).add(_UNKNOWN if value is None else id(value))
     return {name: frozenset(ids) for name, ids in out.items()}
 
 
-def _bound_names(s: Statement) -> list[str]:
-    """Names a simple statement other than an assignment binds (``+=``, ``del``, imports)."""
-    if isinstance(s, OperatorAssignmentStmt):
-        return [n.name for n in expressions(s.lvalue) if isinstance(n, NameExpr)]
-    if isinstance(s, DelStmt):
-        return [n.name for n in expressions(s.expr) if isinstance(n, NameExpr)]
-    if isinstance(s, Import):
-        return [(alias or name).split(".")[0] for name, alias in s.ids]
-    if isinstance(s, ImportFrom):
-        return [alias or name for name, alias in s.names]
-    return []
+def _bindings(s: Statement) -> Iterator[tuple[str, Expression | None]]:
+    """The names ``s`` binds (not in its nested blocks), each with the value a plain ``name =
+    value`` gives it, or None for any other binding (a target of a for, an unpacking, ``+=``,
+    ``del``, an import, an except handler): unknown."""
+    targets: list[Expression] = []
+    if isinstance(s, AssignmentStmt):
+        for lv in s.lvalues:
+            if isinstance(lv, NameExpr):
+                yield lv.name, s.rvalue
+            elif not isinstance(lv, RefExpr):  # (an attribute store binds no name)
+                targets.append(lv)
+    elif isinstance(s, ForStmt):
+        targets.append(s.index)
+    elif isinstance(s, OperatorAssignmentStmt):
+        targets.append(s.lvalue)
+    elif isinstance(s, DelStmt):
+        targets.append(s.expr)
+    for t in targets:
+        yield from ((n.name, None) for n in expressions(t) if isinstance(n, NameExpr))
+    yield from ((name, None) for name in names_bound_besides(s))
 
 
 def _other_bindings(stmts: list[Statement]) -> set[str]:
@@ -240,7 +222,7 @@ def _other_bindings(stmts: list[Statement]) -> set[str]:
         if isinstance(s, WithStmt):
             out.update(n.name for t in s.target if t is not None for n in expressions(t) if isinstance(n, NameExpr))
         elif isinstance(s, TryStmt):
-            out.update(v.name for v in s.vars if v is not None)
+            out.update(names_bound_besides(s))
     return out
 
 

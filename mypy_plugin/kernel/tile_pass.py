@@ -50,7 +50,7 @@ class Pass:
         self._locals: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
 
     def locals_of(self, func: FuncDef) -> tuple[frozenset[int], frozenset[int]]:
-        """tile_values.followed_vars, once per function per pass."""
+        """copies.followed_vars_of, once per function per pass."""
         found = self._locals.get(id(func))
         if found is None:
             found = self._locals[id(func)] = followed_vars_of(func)

@@ -42,7 +42,7 @@ _ITEMS: Final = (("typing.Mapping", 1), ("typing.Sequence", 0))
 
 def _bindings(func: FuncDef, followed: frozenset[int]) -> dict[int, list[Expression]]:
     """id(local Var) -> the values ``name = value`` binds it to, for the locals bound that way only
-    (tile_values.followed_vars: not in a function that defines a closure); any other binding form
+    (copies.followed_vars_of: not in a function that defines a closure); any other binding form
     (for, with, unpacking, augmented, walrus) leaves the name unresolved."""
     found: dict[int, list[Expression]] = {}
     other: set[int] = set()
@@ -64,7 +64,7 @@ class Receivers:
 
     def __init__(self, func: FuncDef, modules: Mapping[str, MypyFile], read: Read,
                  followed: frozenset[int] | None = None) -> None:
-        """``followed``: tile_values.followed_vars of ``func`` when the caller has it."""
+        """``followed``: copies.followed_vars_of of ``func`` when the caller has it."""
         self.func = func
         self.followed = followed
         self.modules = modules

@@ -56,16 +56,11 @@ Locals = tuple[tuple[int, Value], ...]
 _MAX_LEN: Final = 16  # a tile has one entry per dim: a longer list is not a tile
 
 
-def followed_vars(func: FuncDef) -> tuple[frozenset[int], frozenset[int]]:
+def followed_var_nodes(func: FuncDef) -> tuple[frozenset[Var], frozenset[Var]]:
     """The locals (and parameters) of ``func`` whose every binding is ``name = value`` (the only
     ones the pass may give a value; none when ``func`` defines a function or lambda: a closure
-    could rebind or change them), and every local of ``func``: their ids."""
-    followed, every = followed_var_nodes(func)
-    return frozenset(map(id, followed)), frozenset(map(id, every))
-
-
-def followed_var_nodes(func: FuncDef) -> tuple[frozenset[Var], frozenset[Var]]:
-    """:func:`followed_vars`, the variables themselves (a copy of ``func`` maps them to its own)."""
+    could rebind or change them), and every local of ``func`` (a copy of ``func`` maps them to its
+    own: ``copies.followed_vars_of``)."""
     bound: set[Var] = {a.variable for a in func.arguments}
     spoiled: set[Var] = set()
     closure = False

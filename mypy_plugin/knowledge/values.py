@@ -6,13 +6,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Protocol, Union
 
-from .shapes import Dim, Shape
+from .shapes import Dim, Shape, agreed
 
 
 @dataclass(frozen=True)
 class TensorVal:
     shape: Shape
     dtype: str | None  # "DT_FP32", or None when unknown
+
+
+def joined(vals: list[TensorVal]) -> TensorVal:
+    """A value that is one of ``vals`` (paths that meet, a union's members): the rank and the dims
+    all of them agree on, their dtype when they share it."""
+    dtypes = {v.dtype for v in vals}
+    return TensorVal(agreed([v.shape for v in vals]), dtypes.pop() if len(dtypes) == 1 else None)
 
 
 def merge_tensors(declared: TensorVal, actual: TensorVal) -> TensorVal | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Final, Union
 
 from ..knowledge.shapes import Dim
-from ..knowledge.values import TensorVal
+from ..knowledge.values import TensorVal, joined
 
 
 @dataclass(frozen=True)
@@ -155,20 +155,13 @@ def dims_of_shape(shape: tuple[Dim, ...]) -> Seq:
     return Seq(tuple(items), True)
 
 
-def _join_tensor(a: TensorVal, b: TensorVal) -> TensorVal:
-    dtype = a.dtype if a.dtype == b.dtype else None
-    if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
-        return TensorVal(None, dtype)
-    return TensorVal(tuple(x if x == y else None for x, y in zip(a.shape, b.shape)), dtype)
-
-
 def join(a: Value, b: Value) -> Value:
     """Two paths meet: equal values survive, tensors keep what both agree on, two numbers of one
     kind are a number of that kind; anything else is unknown."""
     if a is b or type(a) is type(b) and a == b:
         return a
     if isinstance(a, TensorVal) and isinstance(b, TensorVal):
-        return _join_tensor(a, b)
+        return joined([a, b])
     ka, kb = _num_kind(a), _num_kind(b)
     if ka is not None and kb is not None:
         return Num(ka if ka == kb else "number" if {ka, kb} <= {"int", "float", "number"} else "symbolic")
