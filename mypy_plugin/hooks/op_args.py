@@ -38,6 +38,7 @@ from ..knowledge.ops import Key, TensorVal
 from ..knowledge.shapes import Dim, is_dynamic
 from .index_keys import key_of
 from .shape_args import dim_of, dims_of, is_shape_attr
+from .tensor_lists import tensor_list_of
 
 _Slot = tuple[Union[Type, None], Union[Expression, None]]
 
@@ -267,16 +268,9 @@ class CallArgs:
 
     def tensor_list(self, key: Key, pos: int) -> list[TensorVal] | None:
         s = self._slot(key, pos)
-        if s is None or not isinstance(s[1], (ListExpr, TupleExpr)) or self.expr_type is None:
+        if s is None or self.expr_type is None:
             return None
-        out: list[TensorVal] = []
-        for item in s[1].items:
-            t = self.expr_type(item)
-            v = tensor_val(t)
-            if v is None:
-                return None
-            out.append(v)
-        return out
+        return tensor_list_of(s[1], self.expr_type, self.local_int)
 
     def source(self, key: Key, pos: int) -> str | None:
         s = self._slot(key, pos)
@@ -342,3 +336,4 @@ def _expr_typer(ctx: FunctionContext | MethodContext) -> Callable[[Expression], 
         return cast(Type, get(e))
 
     return typer
+

@@ -169,9 +169,13 @@ def concat(a: Args) -> Result:
     if not ts:
         return None
     dim = a.int_value("dim", 1) if a.given("dim", 1) else 0
-    dtypes = {t.dtype for t in ts}
-    dtype = ts[0].dtype if len(dtypes) == 1 else None
-    return TensorVal(shapes.concat([t.shape for t in ts], dim), dtype)
+    return TensorVal(shapes.concat([t.shape for t in ts], dim), _one_dtype(ts))
+
+
+def _one_dtype(ts: list[TensorVal]) -> str | None:
+    """The dtype the known ones share (concat needs one dtype: FC0000 otherwise)."""
+    dtypes = {t.dtype for t in ts if t.dtype is not None}
+    return dtypes.pop() if len(dtypes) == 1 else None
 
 
 def expand_clone(a: Args) -> Result:
@@ -265,9 +269,8 @@ def concat_rank(a: Args) -> Result:
     ts = a.tensor_list("tensors", 0)
     if not ts:
         return None
-    first = ts[0].shape
-    dtypes = {t.dtype for t in ts}
-    return TensorVal(None if first is None else _unknown_dims(len(first)), ts[0].dtype if len(dtypes) == 1 else None)
+    first = next((t.shape for t in ts if t.shape is not None), None)
+    return TensorVal(None if first is None else _unknown_dims(len(first)), _one_dtype(ts))
 
 
 def getitem(a: Args) -> Result:

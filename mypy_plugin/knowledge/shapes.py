@@ -261,10 +261,12 @@ def reshape(shape: Shape, target: Sequence[Dim] | None) -> Shape:
 
 
 def concat(shapes: Sequence[Shape], dim: int | None) -> Shape:
-    if not shapes or dim is None or any(s is None for s in shapes):
+    """The dims add up along ``dim``. A tensor of unknown shape among them has the others' rank and
+    dims off the axis on any run that compiles (FC0000 otherwise), so only the sum is lost."""
+    known = [s for s in shapes if s is not None]
+    if not known or dim is None:
         return None
-    first = shapes[0]
-    assert first is not None
+    first = known[0]
     ax = normalize_axis(dim, len(first))
     if ax is None:
         raise Finding(
@@ -272,14 +274,13 @@ def concat(shapes: Sequence[Shape], dim: int | None) -> Shape:
             f"concat dim {dim} is out of range for rank {len(first)} {fmt_shape(first)}; the compiler raises FFFFFF",
             f"use a dim from {-len(first)} to {len(first) - 1}",
         )
-    if any(s is not None and len(s) != len(first) for s in shapes):
+    if any(len(s) != len(first) for s in known):
         return None
     total: Dim = 0
     for s in shapes:
-        assert s is not None
-        d = s[ax]
+        d = s[ax] if s is not None else None
         total = total + d if isinstance(total, int) and isinstance(d, int) else None
-    out = list(first)
+    out = [next((s[i] for s in known if s[i] is not None), None) for i in range(len(first))]
     out[ax] = total
     return tuple(out)
 

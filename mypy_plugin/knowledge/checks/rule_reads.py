@@ -123,7 +123,7 @@ def _rule_concat(c: Call) -> list[str]:
     ts = c.args.tensor_list("tensors", 0)
     if ts is None:
         return ["tensors"]
-    missing = ["rank of tensors"] if ts and ts[0].shape is None else []
+    missing = ["rank of tensors"] if ts and all(t.shape is None for t in ts) else []
     return missing + (["axis"] if c.args.given("dim", 1) and c.args.int_value("dim", 1) is None else [])
 
 
