@@ -176,9 +176,27 @@ def statements(stmts: Iterable[Statement], *, into_definitions: bool = False) ->
         stack.extend(reversed(inner))
 
 
+# id(statement) -> (the statement, its expressions): a function's statements are walked by several
+# passes (tile values, shape lists, index names, loop bindings, dims), each at many hooks; kept for
+# the statements walked last (a bound, as copies come and go), the statement held to tell a reused id.
+_EXPRESSIONS: dict[int, tuple[Statement, tuple[Expression, ...]]] = {}
+_MAX_STATEMENTS: Final = 8192
+
+
 def expressions(root: Node) -> Iterator[Expression]:
     """Every expression under ``root`` (a statement or an expression; itself included if an
     expression), in source order, without entering blocks or lambdas."""
+    if not isinstance(root, Statement):
+        return _expressions(root)
+    found = _EXPRESSIONS.get(id(root))
+    if found is None or found[0] is not root:
+        if len(_EXPRESSIONS) >= _MAX_STATEMENTS:
+            _EXPRESSIONS.clear()
+        found = _EXPRESSIONS[id(root)] = (root, tuple(_expressions(root)))
+    return iter(found[1])
+
+
+def _expressions(root: Node) -> Iterator[Expression]:
     stack: list[Node] = [root]
     while stack:
         n = stack.pop()
