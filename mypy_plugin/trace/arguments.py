@@ -140,10 +140,12 @@ class TraceArgs:
         return [dim_of(v, _name(n)) for v, n in slots]
 
     def tensor_list(self, key: Key, pos: int) -> list[TensorVal] | None:
+        """As the mypy side's (hooks/tensor_lists.py): an item not known to be a tensor is one of
+        unknown shape and dtype (anything else fails the call)."""
         v = self._value(key, pos)
-        if not isinstance(v, Seq) or not all(isinstance(i, TensorVal) for i in v.items):
+        if not isinstance(v, Seq):
             return None
-        return [i for i in v.items if isinstance(i, TensorVal)]
+        return [i if isinstance(i, TensorVal) else TensorVal(None, None) for i in v.items]
 
     def index_keys(self) -> list[object]:
         return list(self.keys) if self.keys is not None else [None]
