@@ -119,6 +119,8 @@ def check_scope(api: CheckerPluginInterface, deco: Decorator) -> None:
                 "and call it from the kernel",
             ), inner)
             continue
+        if not any(_is_scope(e) for e in expressions(s)):  # (kept per statement: most hold no scope)
+            continue
         for scope, known in _outermost_scopes(s, inlined):
             for name in _unseen_reads(scope, known):
                 if (name.name, name.line) in seen:
