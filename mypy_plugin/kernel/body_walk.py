@@ -180,7 +180,7 @@ def statements(stmts: Iterable[Statement], *, into_definitions: bool = False) ->
 # passes (tile values, shape lists, index names, loop bindings, dims), each at many hooks; kept for
 # the statements walked last (a bound, as copies come and go), the statement held to tell a reused id.
 _EXPRESSIONS: dict[int, tuple[Statement, tuple[Expression, ...]]] = {}
-_MAX_STATEMENTS: Final = 8192
+_MAX_STATEMENTS: Final = 1024
 
 
 def expressions(root: Node) -> Iterator[Expression]:
@@ -194,6 +194,13 @@ def expressions(root: Node) -> Iterator[Expression]:
             _EXPRESSIONS.clear()
         found = _EXPRESSIONS[id(root)] = (root, tuple(_expressions(root)))
     return iter(found[1])
+
+
+def forget_expressions(body: Block) -> None:
+    """Drop what :func:`expressions` keeps for ``body``'s statements (a copy checked and gone:
+    kept, its whole tree would stay alive until the bound clears it)."""
+    for s in statements(body.body):
+        _EXPRESSIONS.pop(id(s), None)
 
 
 def _expressions(root: Node) -> Iterator[Expression]:

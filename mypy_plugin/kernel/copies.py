@@ -11,7 +11,7 @@ from mypy.nodes import Block, FuncDef, Var
 from mypy.treetransform import TransformVisitor
 
 from ..knowledge.tiles import TileState
-from .body_walk import same_body
+from .body_walk import forget_expressions, same_body
 from .tile_values import Value, followed_var_nodes
 
 
@@ -49,6 +49,7 @@ def make(func: FuncDef, entry: Entry | None = None) -> FuncDef:
 def forget(copy: FuncDef) -> None:
     _ORIGINS.pop(id(copy), None)
     same_body(copy.body, None)
+    forget_expressions(copy.body)
 
 
 def followed_vars_of(func: FuncDef) -> tuple[frozenset[int], frozenset[int]]:
