@@ -20,6 +20,7 @@ from .arguments import Actual, TraceArgs, formals
 from .expressions import ExpressionTracer
 from .state import OpRecord
 from .modules import TracedModule
+from .repeated_lists import repeated_list
 from .values import (
     NONE, UNKNOWN, Class, DType, Func, Method, ModuleRef, Num, Range, Ref, Seq, SymDim, Value, dim_of, is_int,
 )
@@ -61,6 +62,8 @@ class CallTracer(ExpressionTracer):
         row = OPS.get(op)
         if row is None:
             return UNKNOWN
+        if op == "concat" and actuals:
+            actuals = [repeated_list(actuals[0], self.expr), *actuals[1:]]
         args = TraceArgs(formals(op, method), actuals, self.module.text, keys)
         label = row.method_label if method else row.function_label
         result, err = row.infer(args)
