@@ -53,12 +53,20 @@ def _top_level_union(text: str) -> bool:
     return False
 
 
+# A sequence whose items are a union (``list[int | SymbolicScalar]``): some item may not fit.
+_SEQUENCE_OF = re.compile(r"^(?:list|tuple|Sequence|set)\[(?P<items>.*)\]$")
+
+
 def _unprovable(rec: Record) -> bool:
-    """A union operand or argument: mypy says that some item of it fails, not that the value does."""
+    """A union operand or argument, or a sequence argument whose items are a union: mypy says
+    that some item of it fails, not that the value does."""
     if rec.code == "operator" and any(n.startswith(_UNION_OPERAND) for n in rec.notes):
         return True
     m = _ARG_TYPE.search(rec.message) if rec.code == "arg-type" else None
-    return m is not None and _top_level_union(m["type"])
+    if m is None:
+        return False
+    items = _SEQUENCE_OF.match(m["type"])
+    return _top_level_union(m["type"]) or (items is not None and _top_level_union(items["items"]))
 
 
 def about_pypto(rec: Record, source_line: Callable[[str, int], str | None],

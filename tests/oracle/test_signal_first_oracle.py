@@ -26,6 +26,7 @@ EXPECTED = {
     "optional_tensors": None,
     "typing_only": None,
     "union_argument": None,
+    "union_item_argument": None,
     "wrong_arguments": "TypeError",
 }
 
