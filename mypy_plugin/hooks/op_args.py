@@ -336,4 +336,3 @@ def _expr_typer(ctx: FunctionContext | MethodContext) -> Callable[[Expression], 
         return cast(Type, get(e))
 
     return typer
-
