@@ -1,4 +1,4 @@
-"""Shape lists bound once in a function and never changed (``shape = [8, D]`` then
+"""Shape lists (or tuples) bound once in a function and never changed (``shape = [8, D]`` then
 ``x.reshape(shape)``, or ``shape = x.shape`` then ``pypto.reshape(y, shape)``): an op reads such a
 name as the list display (or the ``.shape`` read) it was bound to.
 
@@ -59,10 +59,10 @@ def _reads_arguments(call: CallExpr) -> bool:
     return False
 
 
-def _shape_list(e: Expression) -> TypeGuard[ListExpr | MemberExpr]:
-    """A list display with no ``*`` item, or a tensor's ``.shape`` (read where it is bound: the
-    tensor's type recorded there, whatever the name is bound to later)."""
-    if isinstance(e, ListExpr):
+def _shape_list(e: Expression) -> TypeGuard[ListExpr | TupleExpr | MemberExpr]:
+    """A list or tuple display with no ``*`` item, or a tensor's ``.shape`` (read where it is
+    bound: the tensor's type recorded there, whatever the name is bound to later)."""
+    if isinstance(e, (ListExpr, TupleExpr)):
         return not any(isinstance(i, StarExpr) for i in e.items)
     return isinstance(e, MemberExpr) and e.name == "shape"
 
@@ -71,7 +71,7 @@ class ShapeLists:
     """For one function: the list display each qualifying local is bound to."""
 
     def __init__(self, func: FuncDef) -> None:
-        self._lists: dict[int, ListExpr | MemberExpr] = {}  # id(Var) -> its list display or ``t.shape``
+        self._lists: dict[int, ListExpr | TupleExpr | MemberExpr] = {}  # id(Var) -> its list display or ``t.shape``
         self._dims: dict[int, tuple[MemberExpr, int, int | None]] = {}  # id(Var) -> (t.shape, index, rank)
         stmts = list(statements(func.body.body))
         if any(isinstance(s, (FuncDef, Decorator, ClassDef)) for s in stmts):
@@ -89,17 +89,17 @@ class ShapeLists:
             return None
         return self._dims.get(id(e.node))
 
-    def display(self, e: Expression | None) -> ListExpr | MemberExpr | None:
+    def display(self, e: Expression | None) -> ListExpr | TupleExpr | MemberExpr | None:
         """The list display (or ``t.shape``) a qualifying name stands for; None for anything else."""
         if not self._lists or not isinstance(e, NameExpr) or not isinstance(e.node, Var):
             return None
         return self._lists.get(id(e.node))
 
 
-def _qualifying_lists(stmts: list[Statement]) -> dict[int, ListExpr | MemberExpr] | None:
+def _qualifying_lists(stmts: list[Statement]) -> dict[int, ListExpr | TupleExpr | MemberExpr] | None:
     """id(Var) -> the list display (or ``t.shape``) of each local bound once to one and only read;
     None when the function holds a lambda."""
-    bound: dict[int, ListExpr | MemberExpr] = {}
+    bound: dict[int, ListExpr | TupleExpr | MemberExpr] = {}
     binding: set[int] = set()  # the NameExpr each list display is assigned to
     for s in stmts:
         if (isinstance(s, AssignmentStmt) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr)
