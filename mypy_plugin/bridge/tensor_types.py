@@ -95,12 +95,11 @@ def tensor_val(t: Type | None) -> TensorVal | None:
     p = get_proper_type(t)
     if isinstance(p, UnionType):
         vals = [_single(get_proper_type(i)) for i in p.items]
-        known = [v for v in vals if v is not None]
-        if not known or len(known) != len(vals):
+        if not vals or any(v is None for v in vals):
             return None
         # The value is one of the members (a join after an if, or after a loop mypy checked as
         # perhaps not run): what all of them agree on.
-        return known[0] if len(known) == 1 else joined(known)
+        return joined([v for v in vals if v is not None])
     return _single(p)
 
 

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from mypy.nodes import Expression, NameExpr
 from mypy.types import AnyType, Type, UnionType, get_proper_type
 
-from ..bridge.tensor_types import is_scalar_type
 from ..kernel.local_numbers import HasLocalNumbers, is_number
 from ..kernel.loop_defs import HasLoopDefs
 
@@ -38,4 +37,4 @@ def is_number_operand(t: Type | None, e: Expression | None, numbers: HasLocalNum
     to such arithmetic)."""
     if t is None or e is None or not isinstance(get_proper_type(t), AnyType) or recorded is None:
         return False
-    return is_number(e, recorded, is_scalar_type, numbers.local_numbers if numbers is not None else None)
+    return is_number(e, recorded, numbers.local_numbers if numbers is not None else None)

@@ -7,16 +7,13 @@ so an item mypy cannot type still leaves the others' rank and dtype as the resul
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
 
 from mypy.nodes import Expression, ListExpr, NameExpr, OpExpr, TupleExpr
 from mypy.types import Type
 
 from ..bridge.folding import int_of_expr, int_of_type
 from ..bridge.tensor_types import tensor_val
-from ..knowledge.ops import TensorVal
-
-_MAX_REPEAT: Final = 64  # as the tracer's list repetition: a larger count is read as unknown
+from ..knowledge.values import TensorVal, repeated
 
 
 def tensor_list_of(
@@ -34,10 +31,7 @@ def tensor_list_of(
     n = int_of_expr(count, local=local_int)
     if n is None:
         n = int_of_type(expr_type(count))
-    if n is not None and 0 <= n <= _MAX_REPEAT:
-        return items * n
-    # An unknown count: the items once more with unknown dims, so no sum along the axis is known.
-    return items + [TensorVal(None if v.shape is None else (None,) * len(v.shape), v.dtype) for v in items]
+    return repeated(items, n)
 
 
 def _repeated(e: Expression | None) -> tuple[ListExpr | TupleExpr | None, Expression | None]:

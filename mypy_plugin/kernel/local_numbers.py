@@ -31,6 +31,7 @@ from mypy.nodes import (
 )
 from mypy.types import AnyType, Type, get_proper_type
 
+from ..bridge.tensor_types import is_scalar_type
 from .body_walk import assignment_counts, names_bound_besides, statements
 
 _ARITH: Final = frozenset({"+", "-", "*", "/", "//", "%", "**"})
@@ -67,8 +68,8 @@ class HasLocalNumbers(Protocol):
     def local_numbers(self) -> LocalNumbers: ...
 
 
-def is_number(e: Expression, recorded: Callable[[Expression], Type | None], is_scalar_type: Callable[[Type], bool],
-              numbers: LocalNumbers | None, depth: int = 0) -> bool:
+def is_number(e: Expression, recorded: Callable[[Expression], Type | None], numbers: LocalNumbers | None,
+              depth: int = 0) -> bool:
     """Is ``e`` provably a number (or SymbolicScalar / Element) when it is evaluated, never a tensor?"""
     if depth > _MAX_DEPTH:
         return False
@@ -79,7 +80,7 @@ def is_number(e: Expression, recorded: Callable[[Expression], Type | None], is_s
         return is_scalar_type(t)
 
     def again(sub: Expression) -> bool:
-        return is_number(sub, recorded, is_scalar_type, numbers, depth + 1)
+        return is_number(sub, recorded, numbers, depth + 1)
 
     if isinstance(e, UnaryExpr) and e.op in ("-", "+"):
         return again(e.expr)

@@ -226,7 +226,7 @@ def topk(a: Args) -> Result:
         if ax is not None:  # (k not known: that dim is not, the rank is)
             shape = x.shape[:ax] + (k,) + x.shape[ax + 1:]
         elif dim is None:
-            shape = (None,) * len(x.shape)
+            shape = _unknown_dims(len(x.shape))
     return (TensorVal(shape, x.dtype), TensorVal(shape, INT32))
 
 

@@ -15,6 +15,18 @@ class TensorVal:
     dtype: str | None  # "DT_FP32", or None when unknown
 
 
+# A list repeated more times than this (``[x] * 1000``) is read as repeated a number of times not known.
+MAX_REPEAT: Final = 64
+
+
+def repeated(items: list[TensorVal], count: int | None) -> list[TensorVal]:
+    """``items * count``. For a count not known (or above MAX_REPEAT): the items once more with
+    unknown dims, so their ranks, dtypes and dims off an axis stay and no sum along one is known."""
+    if count is not None and 0 <= count <= MAX_REPEAT:
+        return items * count
+    return items + [TensorVal(None if v.shape is None else (None,) * len(v.shape), v.dtype) for v in items]
+
+
 def joined(vals: list[TensorVal]) -> TensorVal:
     """A value that is one of ``vals`` (paths that meet, a union's members): the rank and the dims
     all of them agree on, their dtype when they share it."""

@@ -143,9 +143,7 @@ class TraceArgs:
         """As the mypy side's (hooks/tensor_lists.py): an item not known to be a tensor is one of
         unknown shape and dtype (anything else fails the call)."""
         v = self._value(key, pos)
-        if not isinstance(v, Seq):
-            return None
-        return [i if isinstance(i, TensorVal) else TensorVal(None, None) for i in v.items]
+        return [as_tensor(i) for i in v.items] if isinstance(v, Seq) else None
 
     def index_keys(self) -> list[object]:
         return list(self.keys) if self.keys is not None else [None]
@@ -180,3 +178,9 @@ def _dims(slot: Slot) -> list[Dim] | None:
 def is_known_scalar(v: Value) -> bool:
     """A number the op table may take as a scalar operand (not None, not unknown)."""
     return v is not NONE and v is not UNKNOWN and (is_number(v) or isinstance(v, (Num, SymDim)))
+
+
+def as_tensor(v: Value) -> TensorVal:
+    """An item of a list of tensors: itself, or a tensor of unknown shape and dtype when it is not
+    known to be one (anything else there fails the call)."""
+    return v if isinstance(v, TensorVal) else TensorVal(None, None)

@@ -11,7 +11,7 @@ from ..knowledge.dtypes import DTYPES
 from ..knowledge import member_findings
 from ..knowledge.members import MISSING, torch_transpose
 from ..knowledge.shapes import DYNAMIC
-from ..knowledge.values import TensorVal
+from ..knowledge.values import MAX_REPEAT, TensorVal
 from .arguments import Actual
 from .index_keys import KeyTracer
 from .names import constant as _constant
@@ -111,7 +111,7 @@ class ExpressionTracer(KeyTracer):
             return self.apply(f"__r{dunder}__", True, [Actual(right, right_node), Actual(left, left_node)], node)
         if isinstance(left, Seq) and isinstance(right, Seq) and isinstance(op, ast.Add):
             return Seq(left.items + right.items, left.is_list)
-        if isinstance(left, Seq) and is_int(right) and isinstance(op, ast.Mult) and 0 <= right <= 64:  # type: ignore[operator]
+        if isinstance(left, Seq) and is_int(right) and isinstance(op, ast.Mult) and 0 <= right <= MAX_REPEAT:  # type: ignore[operator]
             return Seq(left.items * right, left.is_list)  # type: ignore[operator]
         return number_op(op, left, right)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from ..knowledge.values import TensorVal
-from .arguments import Actual
+from ..knowledge.values import repeated
+from .arguments import Actual, as_tensor
 from .values import Seq, Value
 
 
@@ -21,7 +21,5 @@ def repeated_list(a: Actual, evaluate: Callable[[ast.expr], Value]) -> Actual:
     display = next((side for side in (node.left, node.right) if isinstance(side, (ast.List, ast.Tuple))), None)
     if display is None or not all(isinstance(e, ast.Name) for e in display.elts):
         return a
-    items = [evaluate(e) for e in display.elts]
-    again = [TensorVal(None if v.shape is None else (None,) * len(v.shape), v.dtype) if isinstance(v, TensorVal)
-             else TensorVal(None, None) for v in items]
-    return Actual(Seq((*items, *again), True), node, a.keyword, a.starred)
+    items = [as_tensor(evaluate(e)) for e in display.elts]
+    return Actual(Seq(tuple(repeated(items, None)), True), node, a.keyword, a.starred)
