@@ -216,28 +216,8 @@ def dtypes_written(api: object, module: str, name: str, tensors: list[str]) -> l
     """What each tensor parameter's annotation writes for the dtype, read from the kernel's source
     (kernel.parameters.written reads mypy's parse, which a cached kernel lacks): "" none, the
     ``DT_*`` name, or a variable's name."""
-    source = module_sources.load(api, module)
-    fdef = source.functions.get(name) if source is not None else None
-    if fdef is None:
-        return None
-    args = {a.arg: a.annotation for a in [*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs]}
-    return [_dtype_written(args.get(t)) for t in tensors]
-
-
-def _dtype_written(annotation: ast.expr | None) -> str:
-    if isinstance(annotation, ast.Call):
-        items = list(annotation.args[1:2]) + [k.value for k in annotation.keywords if k.arg == "dtype"]
-    elif isinstance(annotation, ast.Subscript):
-        s = annotation.slice
-        items = list(s.elts[1:2]) if isinstance(s, ast.Tuple) else []
-    else:
-        items = []
-    if not items:
-        return ""
-    item = items[-1]
-    if isinstance(item, ast.Attribute):
-        return item.attr
-    return item.id if isinstance(item, ast.Name) else "?"
+    written = module_sources.kernel_dtypes(api, module, name)
+    return None if written is None else [written.get(t, "") for t in tensors]
 
 
 def kernel_call(api: object, dec: Decorator, module: str, name: str, params: Parameters,

@@ -28,30 +28,67 @@ from mypy.nodes import MypyFile, Var
 from mypy.util import decode_python_encoding
 
 from ..bridge.folding import int_of_type
+from ..rewrite import parsed_trees
 from ..rewrite.module_marker import DIGEST_NAME, source_digest
 from ..trace.modules import TracedModule
+from ..trace.written_dtypes import decorated_functions, parameter_dtypes
 
 # module being checked -> {module read: (its path, its digest)}, in this process
 _READ: dict[str, dict[str, tuple[str, int]]] = {}
 _CACHE_DIR: list[str] = []
+parsed_trees.summarize_with(decorated_functions)  # the rewrite keeps what kernel_dtypes reads
 _SUBDIR: Final = os.path.join("pypto-stubs", "sources")
 
 
 def load(api: object, name: str) -> TracedModule | None:
     """The module ``name`` of this build, from its source (None: not a pypto module of the build,
     a stub, or its file is no longer the text mypy analyzed)."""
+    declared = _declared(api, name)
+    if declared is None:
+        return None
+    path, expected = declared
+    found = _module(name, path, expected)
+    if found is not None:
+        _record(api, name, path, expected)
+    return found
+
+
+def kernel_dtypes(api: object, name: str, function: str) -> dict[str, str] | None:
+    """What the tensor annotations of ``function``, a module-level function of module ``name``,
+    write for the dtype (:mod:`..trace.written_dtypes`); None when :func:`load` gives no module or
+    the module has no such function. The source rewrite's table of the very text mypy analyzed
+    (:mod:`..rewrite.parsed_trees`) spares the module's parse; the answer is the parse's."""
+    declared = _declared(api, name)
+    if declared is None:
+        return None
+    path, expected = declared
+    stamp = _stamp(path)
+    text = _text(path, *stamp)
+    if text is None or _text_digest(path, *stamp) != expected:
+        return None
+    table = parsed_trees.summary(path, expected)
+    if isinstance(table, dict) and function in table:
+        _record(api, name, path, expected)
+        written: dict[str, str] = table[function]
+        return written
+    found = _parsed(name, path, expected, text)
+    if found is None:
+        return None
+    _record(api, name, path, expected)
+    fdef = found.functions.get(function)
+    return None if fdef is None else parameter_dtypes(fdef)
+
+
+def _declared(api: object, name: str) -> tuple[str, int] | None:
+    """The path of module ``name`` of this build and the digest of the text mypy analyzed (None:
+    not a pypto module of the build, or a stub)."""
     modules = getattr(api, "modules", None)
     mod = modules.get(name) if isinstance(modules, Mapping) else None
     if not isinstance(mod, MypyFile) or mod.is_stub or not mod.path.endswith(".py"):
         return None
     sym = mod.names.get(DIGEST_NAME)
     expected = int_of_type(sym.node.type) if sym is not None and isinstance(sym.node, Var) else None
-    if expected is None:
-        return None
-    found = _module(name, mod.path, expected)
-    if found is not None:
-        _record(api, name, mod.path, expected)
-    return found
+    return None if expected is None else (mod.path, expected)
 
 
 def _module(name: str, path: str, digest: int) -> TracedModule | None:

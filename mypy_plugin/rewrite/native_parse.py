@@ -95,7 +95,8 @@ def _make_wrapper(original: Callable[..., Any]) -> Callable[..., Any]:
         with _REWRITE_LOCK:
             # the text itself if unchanged; the parse (a module that may call its own kernels) and
             # what its calls may call are left for its host evaluation
-            new_text, unparsed = rewrite_for_parser(text, keep=lambda tree, walk: parsed_trees.keep(fnam, data, tree, walk))
+            new_text, unparsed = rewrite_for_parser(
+                text, keep=lambda tree, walk: parsed_trees.keep(fnam, data, text, tree, walk))
         if new_text is text or not isinstance(new_text, str):
             return original(fnam, source, *args, **kwargs)
         try:

@@ -10,7 +10,10 @@ store is bounded, so a tree that nobody takes (a daemon's edits) does not keep m
 
 For every file it parses, the rewrite also leaves what its calls may call (:mod:`call_forms`, a
 few names): the host evaluation of a module none of whose calls can be a kernel's (a kernel
-module) then needs no parse at all.
+module) then needs no parse at all. And for a module that declares its digest (it imports pypto),
+a summary a higher layer asks for (:func:`summarize_with`: what the annotations of its kernels
+write for the dtype, ``calls.module_sources``), keyed by that digest: the host-call check of a
+kernel of another module reads it instead of parsing the kernel's module again.
 """
 
 from __future__ import annotations
@@ -19,15 +22,22 @@ import ast
 import hashlib
 import os
 import threading
+from collections.abc import Callable
 from typing import Final
 
 from .call_forms import CallForms, call_forms
+from . import reparse_guard
+from .module_marker import digest_wanted, source_digest
 from .name_bindings import Walk
 
 _MAX_KEPT: Final = 256
 _MAX_FORMS: Final = 16384  # a few names each
 _kept: dict[str, tuple[bytes, ast.Module]] = {}  # absolute path -> (digest of the bytes parsed, tree)
 _forms: dict[str, tuple[bytes, CallForms | None]] = {}  # absolute path -> (digest, what its calls may call)
+# absolute path -> (source digest of the text, its summary)
+_summaries: dict[str, tuple[int, object]] = {}
+# (tree, path, text) -> the summary of a module that declares its digest (set by a higher layer)
+_summarize: list[Callable[[ast.Module, str, str], object]] = []
 _lock: Final = threading.Lock()  # parser threads keep, mypy's main thread takes
 
 
@@ -35,16 +45,21 @@ def _digest(data: bytes) -> bytes:
     return hashlib.sha1(data).digest()
 
 
-def keep(path: str, data: bytes, tree: ast.Module, walk: Walk) -> None:
-    """``tree`` is the parse of ``data``, the bytes of ``path``, and ``walk`` the rewrite's walk of
-    it: the tree is kept when the module may call its own kernels, what its calls may call always."""
+def keep(path: str, data: bytes, text: str, tree: ast.Module, walk: Walk) -> None:
+    """``tree`` is the parse of ``text``, decoded from ``data``, the bytes of ``path``, and ``walk``
+    the rewrite's walk of it: the tree is kept when the module may call its own kernels, what its
+    calls may call always, its summary (:func:`summarize_with`) when it declares its digest."""
     forms = call_forms(walk)
     tree_kept = walk.calls_a_decorated_function(tree)
+    summary = _summary_of(path, text, tree) if _summarize and digest_wanted(walk.definitions) else None
     digest, real = _digest(data), os.path.abspath(path)
     with _lock:
         if len(_forms) >= _MAX_FORMS:
             _forms.clear()
+            _summaries.clear()
         _forms[real] = (digest, forms)
+        if summary is not None:
+            _summaries[real] = summary
         if tree_kept:
             if len(_kept) >= _MAX_KEPT:
                 _kept.clear()
@@ -68,3 +83,26 @@ def take(path: str, data: bytes) -> ast.Module | None:
     if entry is None or entry[0] != _digest(data):
         return None
     return entry[1]
+
+
+def summarize_with(summarize: Callable[[ast.Module, str, str], object]) -> None:
+    """What :func:`keep` also leaves of each module that declares its digest: ``summarize(tree,
+    path, text)``."""
+    _summarize[:] = [summarize]
+
+
+def _summary_of(path: str, text: str, tree: ast.Module) -> tuple[int, object] | None:
+    try:
+        return source_digest(text), _summarize[0](tree, path, text)
+    except Exception:  # the rewrite goes on without it; the reader parses the module itself
+        if reparse_guard.debug():
+            raise
+        return None
+
+
+def summary(path: str, digest: int) -> object | None:
+    """The summary of ``path`` if the rewrite parsed the text of that source digest (None: parse
+    it and see)."""
+    with _lock:
+        entry = _summaries.get(os.path.abspath(path))
+    return entry[1] if entry is not None and entry[0] == digest else None

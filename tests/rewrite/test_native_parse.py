@@ -16,7 +16,9 @@ import ast_serialize
 import pytest
 from mypy.options import Options
 
+from mypy_plugin.calls import module_sources  # noqa: F401  (it asks the rewrite for its summary)
 from mypy_plugin.rewrite import native_parse, parsed_trees
+from mypy_plugin.rewrite.module_marker import source_digest
 
 KERNEL = '''import pypto
 
@@ -250,3 +252,13 @@ def test_the_wrapper_leaves_what_a_modules_calls_may_call(tmp_path: Path) -> Non
     assert forms is not None and forms.names == {"reveal_type"}
     assert ("pypto", "set_vec_tile_shapes") in forms.attributes
     assert parsed_trees.forms(str(alone), alone.read_bytes() + b"\n") is None  # other bytes: parse them
+
+
+def test_the_wrapper_leaves_the_dtypes_its_kernels_annotations_write(tmp_path: Path) -> None:
+    """parsed_trees.summary: for a file that imports pypto (it declares its digest), what the
+    annotations of its decorated functions write for the dtype (module_sources registers it), for
+    that very text only: the host-call check of a kernel of another module skips the parse."""
+    _, alone, _ = _wrapped_pair(tmp_path)
+    digest = source_digest(alone.read_text())
+    assert parsed_trees.summary(str(alone), digest) == {"k": {"x": "DT_FP32", "out": "DT_FP32"}}
+    assert parsed_trees.summary(str(alone), digest + 1) is None  # another text: parse it
