@@ -235,6 +235,9 @@ class _Flow(ProgramOrder[_State]):
         node = e.callee.node if isinstance(e.callee, RefExpr) else None
         func = node.func if isinstance(node, Decorator) else node
         if isinstance(func, FuncDef) and "." in func.fullname:  # (another module's: traced from its source)
+            mod = self.modules.get(func.fullname.rsplit(".", 1)[0])
+            if mod is not None and mod.is_stub:
+                return  # a stub has no body to enter (pypto's ops): nothing reads what it is given
             self.call_values[id(e)] = self._given(e, func, state)
 
     def _given(self, e: CallExpr, func: FuncDef, state: _State) -> dict[str, Value]:

@@ -10,7 +10,7 @@ from .edit_proof import CONSTANT, IMPORT
 from .annotation_items import TUPLE_SHAPE, PyptoNames, foreign, status_tuple
 from .local_aliases import EnclosingAliases
 from .local_constants import LocalConstant
-from ..ast_fields import dotted
+from ..ast_fields import SIMPLE_STATEMENTS, dotted
 from ..knowledge.frontend import names_jit
 from .module_constants import ModuleConstants
 from .reparse_guard import ALIAS_PREFIX
@@ -322,7 +322,7 @@ def annotation_sites(tree: ast.Module) -> list[AnnotationSite]:
                 visit(child.body, params | {x.arg for x in args}, EnclosingAliases(child, enclosing))
             elif isinstance(child, ast.AnnAssign):
                 found.append(AnnotationSite(child.annotation, params, None, child.lineno))
-            else:  # blocks of if/for/while/with/try/class, also except* and match (3.10+)
+            elif type(child) not in SIMPLE_STATEMENTS:  # blocks of if/for/while/with/try/class, except*, match
                 for field in ("body", "orelse", "finalbody"):
                     visit(getattr(child, field, []), params, enclosing)
                 for block in (*getattr(child, "handlers", []), *getattr(child, "cases", [])):

@@ -9,6 +9,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from ..ast_fields import SIMPLE_STATEMENTS
 from ..knowledge.arith import int_of_ast
 from .module_constants import ModuleConstants
 from .name_bindings import Walk
@@ -29,7 +30,7 @@ def _own_statements(stmts: list[ast.stmt]) -> Iterator[ast.stmt]:
     while stack:
         s = stack.pop()
         yield s
-        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if type(s) in SIMPLE_STATEMENTS or isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         inner: list[ast.stmt] = []
         for field in ("body", "orelse", "finalbody"):

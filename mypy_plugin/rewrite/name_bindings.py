@@ -9,7 +9,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from typing import Final, TypeVar
 
-from ..ast_fields import child_fields
+from ..ast_fields import FIELDS_BY_TYPE, child_fields
 
 _E = TypeVar("_E")
 _NAMESPACE_CALLS: Final = frozenset({"globals", "vars", "exec"})  # may write any module name
@@ -47,24 +47,31 @@ class Walk:
         self.calls: list[ast.Call] = []  # every call, in node order
         binds, stores, load = self._binds, self._stores, ast.Load
         stack: list[object] = [tree]
-        nodes = self.nodes
+        nodes, event_of, fields_of = self.nodes, _EVENT_OF, FIELDS_BY_TYPE
         while stack:
             item = stack.pop()
-            if not isinstance(item, ast.AST):
-                if type(item) is tuple:  # the end of a function's subtree
-                    self._ranges[id(item[0])] = (item[1], len(nodes))
-                continue  # (or a name in a list field: Global.names)
-            if isinstance(item, _FUNCTIONS):
-                stack.append((item, len(nodes)))
-            kind = _EVENT_OF.get(type(item))
-            if kind == _NAME:  # the commonest node first
+            t = type(item)
+            kind = event_of.get(t)
+            if kind == _NAME:  # the commonest node first (it has no child node)
                 if type(item.ctx) is not load:  # type: ignore[attr-defined]
                     binds.append((len(nodes), item.id))  # type: ignore[attr-defined]
                     stores.append((len(nodes), item.id))  # type: ignore[attr-defined]
-            elif kind is not None:
-                self._event(kind, len(nodes), item)
-            nodes.append(item)
-            for field in child_fields(item):
+                nodes.append(item)  # type: ignore[arg-type]
+                continue
+            fields = fields_of.get(t)
+            if fields is None:
+                if t is tuple:  # the end of a function's subtree
+                    self._ranges[id(item[0])] = (item[1], len(nodes))  # type: ignore[index]
+                    continue
+                if not isinstance(item, ast.AST):
+                    continue  # (None in a list field: a keyword-only parameter without a default)
+                fields = child_fields(item)
+            if t is ast.FunctionDef or t is ast.AsyncFunctionDef:
+                stack.append((item, len(nodes)))
+            if kind is not None:
+                self._event(kind, len(nodes), item)  # type: ignore[arg-type]
+            nodes.append(item)  # type: ignore[arg-type]
+            for field in fields:
                 value = getattr(item, field, None)
                 if type(value) is list:
                     stack.extend(value)

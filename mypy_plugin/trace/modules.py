@@ -57,7 +57,7 @@ class TracedModule:
                 counts[name] = counts.get(name, 0) + 1
                 self._bindings[name] = binding
         declared_global, star = _walk_facts(self.tree)
-        for name in _conditionally_bound(self.tree) | declared_global:
+        for name in _conditionally_bound(self.tree, ":=" in self.text) | declared_global:
             counts[name] = counts.get(name, 0) + 2
         if star:
             self._bindings.clear()  # a star import may bind any name
@@ -147,9 +147,9 @@ def _target_names(target: ast.expr) -> Iterator[str]:
             yield node.id
 
 
-def _conditionally_bound(tree: ast.Module) -> set[str]:
+def _conditionally_bound(tree: ast.Module, walrus: bool = True) -> set[str]:
     """Names bound inside top-level compound statements (``if``, ``try``, loops, ``with``), and
-    by walruses anywhere at top level."""
+    by walruses anywhere at top level (``walrus``: the text may hold one)."""
     names: set[str] = set()
     for stmt in tree.body:
         if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)):
@@ -160,7 +160,7 @@ def _conditionally_bound(tree: ast.Module) -> set[str]:
                     names.add(node.name)
                 elif isinstance(node, ast.alias):
                     names.add((node.asname or node.name).split(".")[0])
-        elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        elif walrus and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.update(n.target.id for n in ast.walk(stmt)
                          if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name))
     return names
