@@ -15,6 +15,12 @@ from types import MappingProxyType
 from typing import Final
 
 from mypy.nodes import (
+    BytesExpr,
+    ComplexExpr,
+    EllipsisExpr,
+    FloatExpr,
+    IntExpr,
+    StrExpr,
     AssertStmt,
     AssertTypeExpr,
     AssignmentExpr,
@@ -120,20 +126,28 @@ _ATTRIBUTES: Final[dict[type, tuple[str, ...]]] = {
     WithStmt: ("expr", "target"),
     TryStmt: ("types", "vars"),
     MatchStmt: ("subject", "guards"),
+    # names and literals: nothing under them
+    NameExpr: (), IntExpr: (), StrExpr: (), FloatExpr: (), BytesExpr: (), ComplexExpr: (), EllipsisExpr: (),
 }
 
 
 def child_exprs(n: Node) -> list[Expression]:
     """The expressions ``n`` evaluates directly, in evaluation order."""
-    if isinstance(n, (GeneratorExpr, DictionaryComprehension)):
-        found: list[object] = list(_generator(n))
-    elif isinstance(n, DictExpr):
-        found = [e for pair in n.items for e in pair]
+    names = _ATTRIBUTES.get(type(n))  # (the hot path: most nodes are listed, or a name or literal)
+    if names is None:
+        if isinstance(n, (GeneratorExpr, DictionaryComprehension)):
+            found: list[object] = list(_generator(n))
+        elif isinstance(n, DictExpr):
+            found = [e for pair in n.items for e in pair]
+        else:
+            return []
+    elif not names:
+        return []
     else:
         found = []
-        for name in _ATTRIBUTES.get(type(n), ()):
+        for name in names:
             v = getattr(n, name)
-            if isinstance(v, list):
+            if type(v) is list:
                 found.extend(v)
             else:
                 found.append(v)

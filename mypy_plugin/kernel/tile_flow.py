@@ -20,6 +20,7 @@ from mypy.nodes import (
 )
 from mypy.types import TupleType, Type, get_proper_type
 
+from ..bridge import folding
 from ..bridge.folding import int_of_type
 from ..knowledge.tiles import HELPER_ENTRY, KERNEL_ENTRY, UNKNOWN, TileState
 from . import copies as kernel_copies
@@ -236,8 +237,10 @@ class _Flow(ProgramOrder[_State]):
         func = node.func if isinstance(node, Decorator) else node
         if isinstance(func, FuncDef) and "." in func.fullname:  # (another module's: traced from its source)
             mod = self.modules.get(func.fullname.rsplit(".", 1)[0])
-            if mod is not None and mod.is_stub:
-                return  # a stub has no body to enter (pypto's ops): nothing reads what it is given
+            if mod is not None and mod.is_stub and folding.UNREAD is None:
+                # A stub has no body to enter (pypto's ops): nothing reads what it is given, but
+                # the coverage report, which lists the module constants they would need.
+                return
             self.call_values[id(e)] = self._given(e, func, state)
 
     def _given(self, e: CallExpr, func: FuncDef, state: _State) -> dict[str, Value]:

@@ -323,3 +323,27 @@ def test_constants_whose_value_is_not_read_are_named(tmp_path: Path, monkeypatch
     assert main(["--coverage", "--output", "json", "k.py"]) == 0
     entry = json.loads(capsys.readouterr().out)["coverage"][0]
     assert entry["unread_constants"] == ["consts.ROWS", "consts.TILE_C"]
+
+
+VIEW_KERNEL = '''
+import pypto
+from consts import ROWS
+
+
+@pypto.frontend.jit
+def k(x: pypto.Tensor([16, 64], pypto.DT_FP32), out: pypto.Tensor([8, 64], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 16)
+    out[:] = pypto.view(x, [ROWS, 64], [0, 0])
+'''
+
+
+def test_a_constant_only_an_ops_argument_needs_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # The tile flow skips the arguments of a call into a stub (pypto's ops: no body to enter) in
+    # a plain run; the coverage report still reads them, for the constants they need.
+    (tmp_path / "consts.py").write_text("ROWS = 8\n")
+    (tmp_path / "k.py").write_text(textwrap.dedent(VIEW_KERNEL))
+    monkeypatch.chdir(tmp_path)
+    assert main(["--coverage", "--output", "json", "k.py"]) == 0
+    entry = json.loads(capsys.readouterr().out)["coverage"][0]
+    assert entry["unread_constants"] == ["consts.ROWS"]
