@@ -70,6 +70,19 @@ def from_dotted(text: str) -> ast.expr:
     return node
 
 
+def children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes of ``node`` in field order (``ast.iter_child_nodes`` without expression
+    contexts)."""
+    out: list[ast.AST] = []
+    for field in child_fields(node):
+        value = getattr(node, field, None)
+        if type(value) is list:
+            out.extend(v for v in value if isinstance(v, ast.AST))
+        elif isinstance(value, ast.AST):
+            out.append(value)
+    return out
+
+
 def all_nodes(tree: ast.AST) -> list[ast.AST]:
     """Every node of ``tree`` but expression contexts (what ``ast.walk`` yields, several times
     faster: no generators; this runs on every file that mentions pypto)."""

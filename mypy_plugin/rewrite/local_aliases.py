@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..ast_fields import dotted
+from ..ast_fields import all_nodes, children, dotted
 
 _FUNCTIONS: Final = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -64,7 +64,7 @@ def _subtree(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
         yield node
         if isinstance(node, _FUNCTIONS + (ast.Lambda, ast.ClassDef)):
             continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        stack.extend(reversed(children(node)))
 
 
 def _scan(func: ast.FunctionDef | ast.AsyncFunctionDef) -> _Scope:
@@ -85,7 +85,7 @@ def _scan(func: ast.FunctionDef | ast.AsyncFunctionDef) -> _Scope:
             for imported in node.names:
                 scope.stores.setdefault((imported.asname or imported.name).split(".")[0], []).append(node)
     for stmt in func.body:
-        for node in ast.walk(stmt):
+        for node in all_nodes(stmt):
             if isinstance(node, (ast.Global, ast.Nonlocal)):
                 scope.declared.update(node.names)
             elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):

@@ -98,6 +98,9 @@ def _bound_names(stmt: ast.stmt) -> Iterator[str]:
             if isinstance(child, ast.stmt) and not isinstance(child, _BLOCKS):
                 yield from _bound_names(child)
     for t in targets:
+        if type(t) is ast.Name:  # (the common target: no walk)
+            yield t.id
+            continue
         for n in ast.walk(t):
             if isinstance(n, ast.Name):
                 yield n.id

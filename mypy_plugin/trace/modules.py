@@ -142,6 +142,10 @@ def _bindings(stmt: ast.stmt) -> Iterator[tuple[str, ast.stmt | ast.alias]]:
 
 
 def _target_names(target: ast.expr) -> Iterator[str]:
+    if type(target) is ast.Name:  # (the common target: no walk)
+        if type(target.ctx) is ast.Store:
+            yield target.id
+        return
     for node in ast.walk(target):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             yield node.id
