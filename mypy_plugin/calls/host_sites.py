@@ -22,7 +22,7 @@ from ..kernel.decorators import jit_kernel
 from ..host.values import Value
 from ..rewrite import parsed_trees
 from ..rewrite.call_forms import may_call_a_kernel
-from . import conftests, imported_constants
+from . import conftests, imported_constants, module_sources
 
 _CACHE_SIZE: Final = 64
 
@@ -102,11 +102,20 @@ def _evaluate(module: MypyFile, path: str, constant: Callable[[str, str], Value]
 
 def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str], Value],
                      conftest_trees: list[ast.Module], modules: object = None) -> ModuleSites:
+    # What the calls of the text mypy analyzed may call (a module importing pypto declares its
+    # digest), else of these very bytes: a module none of whose calls can be a kernel's (a kernel
+    # module) is not read again.
+    declared = module_sources.declared_digest(module)
+    forms = parsed_trees.forms_of_text(path, declared) if declared is not None else None
     try:
-        data = Path(path).read_bytes()
-        forms = parsed_trees.forms(path, data)  # what the calls of these very bytes may call
+        data = None
+        if forms is None:
+            data = Path(path).read_bytes()
+            forms = parsed_trees.forms(path, data)
         if forms is not None and not may_call_a_kernel(forms, kernel_namer(module, frozenset(), modules)):
             return ModuleSites()  # no call of the module can be a kernel's (a kernel module)
+        if data is None:
+            data = Path(path).read_bytes()
         # the source rewrite's parse of these very bytes, when it kept one (parsed_trees)
         tree = parsed_trees.take(path, data) or ast.parse(data)
     except (OSError, SyntaxError, ValueError):

@@ -86,9 +86,14 @@ def _declared(api: object, name: str) -> tuple[str, int] | None:
     mod = modules.get(name) if isinstance(modules, Mapping) else None
     if not isinstance(mod, MypyFile) or mod.is_stub or not mod.path.endswith(".py"):
         return None
-    sym = mod.names.get(DIGEST_NAME)
-    expected = int_of_type(sym.node.type) if sym is not None and isinstance(sym.node, Var) else None
+    expected = declared_digest(mod)
     return None if expected is None else (mod.path, expected)
+
+
+def declared_digest(mod: MypyFile) -> int | None:
+    """The digest of the text mypy analyzed, as the module declares it (a module importing pypto)."""
+    sym = mod.names.get(DIGEST_NAME)
+    return int_of_type(sym.node.type) if sym is not None and isinstance(sym.node, Var) else None
 
 
 def _module(name: str, path: str, digest: int) -> TracedModule | None:

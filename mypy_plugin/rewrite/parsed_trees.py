@@ -33,7 +33,8 @@ from .name_bindings import Walk
 _MAX_KEPT: Final = 256
 _MAX_FORMS: Final = 16384  # a few names each
 _kept: dict[str, tuple[bytes, ast.Module]] = {}  # absolute path -> (digest of the bytes parsed, tree)
-_forms: dict[str, tuple[bytes, CallForms | None]] = {}  # absolute path -> (digest, what its calls may call)
+# absolute path -> (digest of the bytes, source digest of the text or None, what its calls may call)
+_forms: dict[str, tuple[bytes, int | None, CallForms | None]] = {}
 # absolute path -> (source digest of the text, its summary)
 _summaries: dict[str, tuple[int, object]] = {}
 # (tree, path, text) -> the summary of a module that declares its digest (set by a higher layer)
@@ -51,13 +52,14 @@ def keep(path: str, data: bytes, text: str, tree: ast.Module, walk: Walk) -> Non
     calls may call always, its summary (:func:`summarize_with`) when it declares its digest."""
     forms = call_forms(walk)
     tree_kept = walk.calls_a_decorated_function(tree)
-    summary = _summary_of(path, text, tree) if _summarize and digest_wanted(walk.definitions) else None
+    text_digest = source_digest(text) if digest_wanted(walk.definitions) else None  # (the one it declares)
+    summary = _summary_of(path, text, tree, text_digest) if _summarize and text_digest is not None else None
     digest, real = _digest(data), os.path.abspath(path)
     with _lock:
         if len(_forms) >= _MAX_FORMS:
             _forms.clear()
             _summaries.clear()
-        _forms[real] = (digest, forms)
+        _forms[real] = (digest, text_digest, forms)
         if summary is not None:
             _summaries[real] = summary
         if tree_kept:
@@ -73,7 +75,15 @@ def forms(path: str, data: bytes) -> CallForms | None:
         entry = _forms.get(os.path.abspath(path))
     if entry is None or entry[0] != _digest(data):
         return None
-    return entry[1]
+    return entry[2]
+
+
+def forms_of_text(path: str, text_digest: int) -> CallForms | None:
+    """As :func:`forms`, for the text of that source digest (the one a module that imports pypto
+    declares): no need to read the file again to tell."""
+    with _lock:
+        entry = _forms.get(os.path.abspath(path))
+    return entry[2] if entry is not None and entry[1] == text_digest else None
 
 
 def take(path: str, data: bytes) -> ast.Module | None:
@@ -91,9 +101,9 @@ def summarize_with(summarize: Callable[[ast.Module, str, str], object]) -> None:
     _summarize[:] = [summarize]
 
 
-def _summary_of(path: str, text: str, tree: ast.Module) -> tuple[int, object] | None:
+def _summary_of(path: str, text: str, tree: ast.Module, text_digest: int) -> tuple[int, object] | None:
     try:
-        return source_digest(text), _summarize[0](tree, path, text)
+        return text_digest, _summarize[0](tree, path, text)
     except Exception:  # the rewrite goes on without it; the reader parses the module itself
         if reparse_guard.debug():
             raise

@@ -252,6 +252,10 @@ def test_the_wrapper_leaves_what_a_modules_calls_may_call(tmp_path: Path) -> Non
     assert forms is not None and forms.names == {"reveal_type"}
     assert ("pypto", "set_vec_tile_shapes") in forms.attributes
     assert parsed_trees.forms(str(alone), alone.read_bytes() + b"\n") is None  # other bytes: parse them
+    # A module that imports pypto declares the digest of its text: found by it, with no read.
+    digest = source_digest(alone.read_text())
+    assert parsed_trees.forms_of_text(str(alone), digest) == forms
+    assert parsed_trees.forms_of_text(str(alone), digest + 1) is None
 
 
 def test_the_wrapper_leaves_the_dtypes_its_kernels_annotations_write(tmp_path: Path) -> None:
