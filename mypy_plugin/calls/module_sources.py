@@ -9,10 +9,11 @@ still have that digest. What it read is recorded so that an edit rechecks the re
 - in the daemon (fine-grained), the reading target depends on the module's digest declaration,
   whose value changes with any edit (``MypyFile.alias_deps``, which mypy's dependency pass reads
   for every function target, also when it rechecks just that target);
-- in incremental runs, the reader's cache entry carries the digests of what it read
-  (:func:`config_data`, through the plugin's ``report_config_data``; the list of what it read is
-  kept beside mypy's cache): a changed source makes mypy check the reader again, also a module
-  it reached only through another one.
+- in incremental runs, the list of what the reader's last check read, each source with the digest
+  it had then, is kept beside mypy's cache; when mypy validates the reader's cache entry
+  (:func:`config_data`, through the plugin's ``report_config_data``), a source whose digest
+  differs now makes mypy check the reader again, also a module it reached only through another
+  one.
 """
 
 from __future__ import annotations
@@ -162,29 +163,33 @@ def use_cache_dir(cache_dir: str | None) -> None:
 
 
 def config_data(module: str, is_check: bool) -> dict[str, object]:
-    """What a module's cache entry carries about the sources its last check read: their digests now.
+    """What a module's cache entry carries about the sources its last check read: nothing while
+    each has the digest it had when that check read it, else a mark that never equals it.
 
-    mypy writes a module's entry before it checks the module, so the entry carries what the
-    previous check read; the check then lists what it reads anew. When mypy validates the entry,
-    the digests of that list are compared: any change (a source edited, or a check that read other
-    modules than the one before it) checks the module again."""
+    mypy writes a module's entry before it checks the module (``is_check`` False: the list of the
+    check before is dropped, the check about to run lists what it reads anew), and asks again when
+    it validates the entry (``is_check`` True): the entry then holds whatever the module's last
+    check read, so the first warm run after a cold one checks nothing again."""
+    side = _side_file(module)
     if not is_check:
         _READ.pop(module, None)  # the check about to run lists what it reads
-    side = _side_file(module)
+        if side and os.path.exists(side):
+            try:
+                os.remove(side)
+            except OSError:
+                return {"sources": "unreadable"}  # a list that may stay stale: never equal, check again
+        return {}
     if not side or not os.path.exists(side):
         return {}
     try:
         with open(side, encoding="utf-8") as f:
-            paths: dict[str, str] = json.load(f)
-        if not is_check:
-            os.remove(side)
-    except (OSError, ValueError):
-        return {"sources": "unreadable"}  # never equal to what was written: check again
-    digests = {}
-    for name, path in sorted(paths.items()):
-        text = _text(path, *_stamp(path))
-        digests[name] = source_digest(text) if text is not None else -1
-    return {"sources": digests}
+            read: dict[str, list[object]] = json.load(f)
+        for path, digest in read.values():
+            if not isinstance(path, str) or _text_digest(path, *_stamp(path)) != digest:
+                return {"sources": "changed"}
+    except (OSError, ValueError, TypeError):
+        return {"sources": "unreadable"}  # (a list of another form too): check again
+    return {}
 
 
 def _write_list(module: str) -> None:
@@ -194,7 +199,7 @@ def _write_list(module: str) -> None:
     try:
         os.makedirs(os.path.dirname(side), exist_ok=True)
         with open(side, "w", encoding="utf-8") as f:
-            json.dump({name: path for name, (path, _) in sorted(_READ[module].items())}, f)
+            json.dump({name: [path, digest] for name, (path, digest) in sorted(_READ[module].items())}, f)
     except OSError:
         pass
 

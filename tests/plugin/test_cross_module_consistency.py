@@ -123,3 +123,28 @@ def test_dmypy_after_edit_matches_cold(tmp_path: Path, name: str, fine_grained_c
     assert before == []
     assert after == _mypy(tmp_path, tmp_path / ".cold")
     assert after != before
+
+
+def test_the_first_warm_run_checks_no_reader_again(tmp_path: Path) -> None:
+    """The cache entry of a module whose check read other modules' sources stays valid while each
+    has the digest it had when read: the warm run right after a cold one checks it again only
+    when one of them changed (before: always, as the entry was written before the check listed
+    what it read)."""
+    _project(tmp_path, "module_the_helper_calls_into")
+
+    def abandoned() -> list[str]:
+        out = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / ".warm"), "--config-file",
+                              "mypy.ini", "-v", "kernel.py"], cwd=tmp_path, capture_output=True, text=True,
+                             check=False, timeout=300)
+        return [line.split("Metadata abandoned for ")[1] for line in out.stderr.splitlines()
+                if "Metadata abandoned for " in line]
+
+    assert abandoned() == []  # cold: no entry
+    assert abandoned() == []  # the first warm run: every entry holds
+    (tmp_path / "pkg" / "deep.py").write_text(CLEAN_DEEP + "# an edit\n")
+    after_edit = sorted(abandoned())
+    # the edited module, and the two whose checks read it (the helper's module traces into it)
+    assert after_edit[0] == "kernel: plugin configuration differs"
+    assert after_edit[1].startswith("pkg.deep: file ") and after_edit[1].endswith("deep.py has different size")
+    assert after_edit[2:] == ["pkg.mid: plugin configuration differs"]
+    assert abandoned() == []
