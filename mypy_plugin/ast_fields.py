@@ -89,12 +89,6 @@ def all_nodes(tree: ast.AST) -> list[ast.AST]:
     out = [tree]
     i = 0
     while i < len(out):
-        node = out[i]
+        out.extend(children(out[i]))
         i += 1
-        for field in child_fields(node):
-            value = getattr(node, field, None)
-            if isinstance(value, list):
-                out.extend(v for v in value if isinstance(v, ast.AST))
-            elif isinstance(value, ast.AST):
-                out.append(value)
     return out

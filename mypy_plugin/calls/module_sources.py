@@ -63,9 +63,8 @@ def kernel_dtypes(api: object, name: str, function: str) -> dict[str, str] | Non
     if declared is None:
         return None
     path, expected = declared
-    stamp = _stamp(path)
-    text = _text(path, *stamp)
-    if text is None or _text_digest(path, *stamp) != expected:
+    text = _current_text(path, expected)
+    if text is None:
         return None
     table = parsed_trees.summary(path, expected)
     if isinstance(table, dict) and function in table:
@@ -98,11 +97,15 @@ def declared_digest(mod: MypyFile) -> int | None:
 
 
 def _module(name: str, path: str, digest: int) -> TracedModule | None:
+    text = _current_text(path, digest)
+    return None if text is None else _parsed(name, path, digest, text)
+
+
+def _current_text(path: str, digest: int) -> str | None:
+    """The text of ``path`` if it is still the one of that digest (the text mypy analyzed)."""
     stamp = _stamp(path)
     text = _text(path, *stamp)
-    if text is None or _text_digest(path, *stamp) != digest:
-        return None
-    return _parsed(name, path, digest, text)
+    return text if text is not None and _text_digest(path, *stamp) == digest else None
 
 
 @lru_cache(maxsize=256)

@@ -33,10 +33,9 @@ from .name_bindings import Walk
 _MAX_KEPT: Final = 256
 _MAX_FORMS: Final = 16384  # a few names each
 _kept: dict[str, tuple[bytes, ast.Module]] = {}  # absolute path -> (digest of the bytes parsed, tree)
-# absolute path -> (digest of the bytes, source digest of the text or None, what its calls may call)
-_forms: dict[str, tuple[bytes, int | None, CallForms | None]] = {}
-# absolute path -> (source digest of the text, its summary)
-_summaries: dict[str, tuple[int, object]] = {}
+# absolute path -> (digest of the bytes, source digest of the text (a module that declares it, else
+# None), what its calls may call, its summary (None: none made))
+_forms: dict[str, tuple[bytes, int | None, CallForms | None, object | None]] = {}
 # (tree, path, text) -> the summary of a module that declares its digest (set by a higher layer)
 _summarize: list[Callable[[ast.Module, str, str], object]] = []
 _lock: Final = threading.Lock()  # parser threads keep, mypy's main thread takes
@@ -53,15 +52,12 @@ def keep(path: str, data: bytes, text: str, tree: ast.Module, walk: Walk) -> Non
     forms = call_forms(walk)
     tree_kept = walk.calls_a_decorated_function(tree)
     text_digest = source_digest(text) if digest_wanted(walk.definitions) else None  # (the one it declares)
-    summary = _summary_of(path, text, tree, text_digest) if _summarize and text_digest is not None else None
+    summary = _summary_of(path, text, tree) if _summarize and text_digest is not None else None
     digest, real = _digest(data), os.path.abspath(path)
     with _lock:
         if len(_forms) >= _MAX_FORMS:
             _forms.clear()
-            _summaries.clear()
-        _forms[real] = (digest, text_digest, forms)
-        if summary is not None:
-            _summaries[real] = summary
+        _forms[real] = (digest, text_digest, forms, summary)
         if tree_kept:
             if len(_kept) >= _MAX_KEPT:
                 _kept.clear()
@@ -101,9 +97,9 @@ def summarize_with(summarize: Callable[[ast.Module, str, str], object]) -> None:
     _summarize[:] = [summarize]
 
 
-def _summary_of(path: str, text: str, tree: ast.Module, text_digest: int) -> tuple[int, object] | None:
+def _summary_of(path: str, text: str, tree: ast.Module) -> object | None:
     try:
-        return text_digest, _summarize[0](tree, path, text)
+        return _summarize[0](tree, path, text)
     except Exception:  # the rewrite goes on without it; the reader parses the module itself
         if reparse_guard.debug():
             raise
@@ -114,5 +110,5 @@ def summary(path: str, digest: int) -> object | None:
     """The summary of ``path`` if the rewrite parsed the text of that source digest (None: parse
     it and see)."""
     with _lock:
-        entry = _summaries.get(os.path.abspath(path))
-    return entry[1] if entry is not None and entry[0] == digest else None
+        entry = _forms.get(os.path.abspath(path))
+    return entry[3] if entry is not None and entry[1] == digest else None
