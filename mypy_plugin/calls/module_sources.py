@@ -63,14 +63,14 @@ def kernel_dtypes(api: object, name: str, function: str) -> dict[str, str] | Non
     if declared is None:
         return None
     path, expected = declared
-    text = _current_text(path, expected)
-    if text is None:
-        return None
     table = parsed_trees.summary(path, expected)
-    if isinstance(table, dict) and function in table:
+    if isinstance(table, dict) and function in table:  # made from the very text mypy analyzed: no read
         _record(api, name, path, expected)
         written: dict[str, str] = table[function]
         return written
+    text = _current_text(path, expected)
+    if text is None:
+        return None
     found = _parsed(name, path, expected, text)
     if found is None:
         return None
@@ -176,13 +176,15 @@ def config_data(module: str, is_check: bool) -> dict[str, object]:
     side = _side_file(module)
     if not is_check:
         _READ.pop(module, None)  # the check about to run lists what it reads
-        if side and os.path.exists(side):
+        if side:
             try:
                 os.remove(side)
+            except FileNotFoundError:
+                pass
             except OSError:
                 return {"sources": "unreadable"}  # a list that may stay stale: never equal, check again
         return {}
-    if not side or not os.path.exists(side):
+    if not side:
         return {}
     try:
         with open(side, encoding="utf-8") as f:
@@ -190,6 +192,8 @@ def config_data(module: str, is_check: bool) -> dict[str, object]:
         for path, digest in read.values():
             if not isinstance(path, str) or _text_digest(path, *_stamp(path)) != digest:
                 return {"sources": "changed"}
+    except FileNotFoundError:
+        return {}  # the module's last check read no other module's source
     except (OSError, ValueError, TypeError):
         return {"sources": "unreadable"}  # (a list of another form too): check again
     return {}
@@ -199,10 +203,15 @@ def _write_list(module: str) -> None:
     side = _side_file(module)
     if not side:
         return
+    text = json.dumps({name: [path, digest] for name, (path, digest) in sorted(_READ[module].items())})
     try:
-        os.makedirs(os.path.dirname(side), exist_ok=True)
-        with open(side, "w", encoding="utf-8") as f:
-            json.dump({name: [path, digest] for name, (path, digest) in sorted(_READ[module].items())}, f)
+        try:
+            f = open(side, "w", encoding="utf-8")
+        except FileNotFoundError:  # the cache's first list (or its directory was removed)
+            os.makedirs(os.path.dirname(side), exist_ok=True)
+            f = open(side, "w", encoding="utf-8")
+        with f:
+            f.write(text)  # one write (json.dump writes each token)
     except OSError:
         pass
 

@@ -11,6 +11,7 @@ from typing import Final
 from ..knowledge.tiles import HELPER_ENTRY, NOT_SET, TileState
 from ..knowledge.values import TensorVal
 from ..knowledge.tiles import UNKNOWN as UNKNOWN_TILE
+from . import function_facts
 from .arguments import Actual
 from .modules import TracedModule
 from .state import OpRecord, Options, Shared, Traced
@@ -41,11 +42,12 @@ class Tracer(StatementTracer):
     def run_body(self, fdef: ast.FunctionDef, params: dict[str, Value]) -> tuple[Value, TileState]:
         """Trace the body with ``params``; the value it returns (every path joined) and the tiles
         after it."""
+        walked = function_facts.facts(fdef)
         self.params = frozenset(params)
-        self.locals_ = frozenset(_locals(fdef))
-        self.buffers = frozenset(self._buffers(fdef))
+        self.locals_ = walked.locals
+        self.buffers = frozenset(self._buffers(fdef, walked))
         self.env = dict(params)
-        self.moved_into_outputs(fdef, params, self.returns_into)
+        self.moved_into_outputs(walked, params, self.returns_into)
         self.block(fdef.body)
         ends = list(self.returns)
         if not self.dead:
@@ -57,22 +59,14 @@ class Tracer(StatementTracer):
             value, tiles = join(value, v), tiles.join(t)
         return value, tiles
 
-    def _buffers(self, fdef: ast.FunctionDef) -> set[str]:
+    def _buffers(self, fdef: ast.FunctionDef, walked: function_facts.FunctionFacts) -> set[str]:
         """Locals every binding of which is a ``pypto.*`` call (``buf = pypto.tensor([...], DT)``)."""
         calls: dict[str, bool] = {}
-        for node in ast.walk(fdef):
-            if isinstance(node, ast.Assign):
-                for t in node.targets:
-                    if isinstance(t, ast.Name):
-                        func = node.value.func if isinstance(node.value, ast.Call) else None
-                        callee = self.constant_expr(self.module, func) if func is not None else None
-                        ok = isinstance(callee, Ref) and callee.fullname.startswith("pypto.")
-                        calls[t.id] = calls.get(t.id, True) and ok
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
-                for n in ast.walk(node):
-                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                        calls[n.id] = False
-        return {n for n, ok in calls.items() if ok} - {a.arg for a in fdef.args.args}
+        for name, func in walked.assigned:
+            callee = self.constant_expr(self.module, func) if func is not None else None
+            ok = isinstance(callee, Ref) and callee.fullname.startswith("pypto.")
+            calls[name] = calls.get(name, True) and ok
+        return {n for n, ok in calls.items() if ok and n not in walked.bound_otherwise} - {a.arg for a in fdef.args.args}
 
     def construct(self, cls: Class, actuals: list[Actual]) -> Value:
         """An instance of a class whose body we read: a dataclass's fields, or what its
@@ -196,14 +190,6 @@ def _is_classvar(annotation: ast.expr) -> bool:
     target = annotation.value if isinstance(annotation, ast.Subscript) else annotation
     return isinstance(target, (ast.Name, ast.Attribute)) and (
         target.id if isinstance(target, ast.Name) else target.attr) == "ClassVar"
-
-
-def _locals(fdef: ast.FunctionDef) -> set[str]:
-    names = {a.arg for a in [*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs]}
-    for node in ast.walk(fdef):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-    return names
 
 
 def parameters(module: TracedModule, name: str, actuals: list[Actual], shared: Shared) -> dict[str, Value] | None:

@@ -9,6 +9,7 @@ import ast
 from ..knowledge.checks.out import Write, check_write, is_whole
 from ..knowledge.values import TensorVal
 from .calls import CallTracer
+from .function_facts import BOUND, RETURNS_CALL, RETURNS_NAME, WRITTEN, FunctionFacts, whole_slice
 from .values import UNKNOWN, Obj, Seq, Value, is_int
 
 
@@ -26,37 +27,31 @@ class WriteTracer(CallTracer):
         dest = self.env.get(t.value.id)
         if not isinstance(dest, TensorVal):
             return None
-        return dest if _whole_slice(t.slice) else None
+        return dest if whole_slice(t.slice) else None
 
-    def moved_into_outputs(self, fdef: ast.FunctionDef, params: dict[str, Value],
+    def moved_into_outputs(self, walked: FunctionFacts, params: dict[str, Value],
                            returned: tuple[bool, str | None] | None) -> None:
         """The calls an output receives whole through a name bound once (``t = pypto.reshape(...)``
         then ``out[:] = t``) or, when the caller moves this function's result into an output
         (``returned``), through a ``return``: a copy written into an output is that output (rule:
         copy-tile-32-byte), as the hooks' ``LocalBuffers`` sees it in a kernel's own body."""
-        stores: dict[str, int] = {}
         bound: dict[str, ast.expr] = {}
         moved: dict[str, tuple[bool, str | None]] = {}
-        for node in ast.walk(fdef):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                stores[node.id] = stores.get(node.id, 0) + 1
-            if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                target = node.targets[0]
-                if isinstance(target, ast.Name):
-                    bound[target.id] = node.value
-                elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
-                        isinstance(node.value, ast.Name) and _whole_slice(target.slice):
-                    dest = params.get(target.value.id)
-                    if isinstance(dest, TensorVal):
-                        moved[node.value.id] = (True, dest.dtype)
-            elif isinstance(node, ast.Return) and returned is not None and node.value is not None:
-                if isinstance(node.value, ast.Call):
-                    self.into[id(node.value)] = returned
-                elif isinstance(node.value, ast.Name):
-                    moved[node.value.id] = returned
+        for kind, name, node in walked.moves:
+            if kind == BOUND and node is not None:
+                bound[name] = node
+            elif kind == WRITTEN and isinstance(node, ast.Name):
+                dest = params.get(name)
+                if isinstance(dest, TensorVal):
+                    moved[node.id] = (True, dest.dtype)
+            elif returned is not None:
+                if kind == RETURNS_CALL and node is not None:
+                    self.into[id(node)] = returned
+                elif kind == RETURNS_NAME:
+                    moved[name] = returned
         for name, how in moved.items():
             value = bound.get(name)
-            if stores.get(name) == 1 and isinstance(value, ast.Call):
+            if walked.stores.get(name) == 1 and isinstance(value, ast.Call):
                 self.into[id(value)] = how
 
     def assign(self, target: ast.expr, value: Value, stmt: ast.stmt) -> None:
@@ -108,11 +103,3 @@ class WriteTracer(CallTracer):
             return
         for problem in check_write(Write(dest, keys, value, name)):
             self.report(where, problem)
-
-
-
-def _whole_slice(key: ast.expr) -> bool:
-    """``[:]``, ``[:, :]``, ``[...]``: the whole tensor."""
-    elts = key.elts if isinstance(key, ast.Tuple) else [key]
-    return all(isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None
-               or isinstance(e, ast.Constant) and e.value is Ellipsis for e in elts)
