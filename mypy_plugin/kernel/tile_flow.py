@@ -15,8 +15,9 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from mypy.nodes import (
-    ARG_NAMED, ARG_POS, ARG_STAR, AssignmentStmt, CallExpr, Decorator, Expression, FuncDef, IndexExpr,
-    MemberExpr, MypyFile, NameExpr, OpExpr, RefExpr, StarExpr, Statement, TypeInfo, Var,
+    ARG_NAMED, ARG_POS, ARG_STAR, AssignmentStmt, BytesExpr, CallExpr, ComplexExpr, Decorator, EllipsisExpr,
+    Expression, FloatExpr, FuncDef, IndexExpr, IntExpr, MemberExpr, MypyFile, NameExpr, OpExpr, RefExpr, StarExpr,
+    Statement, StrExpr, TypeInfo, Var,
 )
 from mypy.types import TupleType, Type, get_proper_type
 
@@ -38,6 +39,7 @@ from .tile_values import (
 _MAX_HELPER_DEPTH: Final = 8
 
 _CACHE_SIZE: Final = 512
+_LITERALS: Final = frozenset({IntExpr, StrExpr, FloatExpr, BytesExpr, ComplexExpr, EllipsisExpr})
 
 
 
@@ -159,6 +161,17 @@ class _Flow(ProgramOrder[_State]):
     def expr(self, e: Expression | None, state: _State) -> _State:
         if e is None:
             return state
+        t = type(e)
+        if t is NameExpr:  # (most expressions: a name or a literal, with nothing under them)
+            assert isinstance(e, NameExpr)
+            if state.values and self._followed_list(e, state):
+                # A list used any other way may be changed from here on (a method, a helper call).
+                assert isinstance(e.node, Var)
+                state = replace(state, values=with_value(state.values, id(e.node), None))
+            self._visit(e, state)  # (a tool asks the tiles at a tensor's name)
+            return state
+        if t in _LITERALS:
+            return state  # never a hook's context, nor a tensor a tool asks about
         if isinstance(e, (CallExpr, OpExpr)):
             self.transpose_fixes.update(transposed_operand_fixes(e))
         if isinstance(e, CallExpr):
@@ -174,11 +187,7 @@ class _Flow(ProgramOrder[_State]):
                     state = self.expr(arg, state)
             self._visit(e, state)
             return self.call(e, state)
-        if isinstance(e, NameExpr) and self._followed_list(e, state):
-            # A list used any other way may be changed from here on (a method, a helper call).
-            assert isinstance(e.node, Var)
-            state = replace(state, values=with_value(state.values, id(e.node), None))
-        elif isinstance(e, IndexExpr) and self._followed_list(e.base, state):
+        if isinstance(e, IndexExpr) and self._followed_list(e.base, state):
             state = self.expr(e.index, state)  # an item read
         else:
             for child in child_exprs(e):
