@@ -37,5 +37,7 @@ def parameter_dtypes(fdef: ast.FunctionDef) -> dict[str, str]:
 def decorated_functions(tree: ast.Module, path: str, text: str) -> dict[str, dict[str, str]]:
     """:func:`parameter_dtypes` of each decorated module-level function the tracer would find by
     its name (:attr:`TracedModule.functions`: bound once, unconditionally)."""
+    if not any(type(stmt) is ast.FunctionDef and stmt.decorator_list for stmt in tree.body):
+        return {}  # (no module-level function is decorated: no need to read its bindings)
     functions = TracedModule("", path, text, tree).functions
     return {name: parameter_dtypes(f) for name, f in functions.items() if f.decorator_list and "." not in name}
