@@ -33,6 +33,7 @@ from ..rewrite import parsed_trees
 from ..rewrite.module_marker import DIGEST_NAME, source_digest
 from ..trace.modules import TracedModule
 from ..trace.written_dtypes import decorated_functions, parameter_dtypes
+from . import direct_imports
 
 # module being checked -> {module read: (its path, its digest)}, in this process
 _READ: dict[str, dict[str, tuple[str, int]]] = {}
@@ -157,7 +158,10 @@ def _record(api: object, name: str, path: str, digest: int) -> None:
     read = _READ.setdefault(tree.fullname, {})
     if read.get(name) != (path, digest):
         read[name] = (path, digest)
-        _write_list(tree.fullname)
+        # A module it imports needs no list: mypy checks it again when that module's interface,
+        # which holds the digest of its text, changes. Only a module reached some other way does.
+        if not direct_imports.imported(tree).issuperset(read):
+            _write_list(tree.fullname)
 
 
 def use_cache_dir(cache_dir: str | None) -> None:
