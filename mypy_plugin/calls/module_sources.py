@@ -9,11 +9,12 @@ still have that digest. What it read is recorded so that an edit rechecks the re
 - in the daemon (fine-grained), the reading target depends on the module's digest declaration,
   whose value changes with any edit (``MypyFile.alias_deps``, which mypy's dependency pass reads
   for every function target, also when it rechecks just that target);
-- in incremental runs, the list of what the reader's last check read, each source with the digest
-  it had then, is kept beside mypy's cache; when mypy validates the reader's cache entry
+- in incremental runs, a module the reader imports needs nothing more: its interface holds the
+  digest, so mypy checks the reader again after any edit of it. For a module reached only through
+  another one, the list of what the reader's last check read, each source with the digest it had
+  then, is kept beside mypy's cache; when mypy validates the reader's cache entry
   (:func:`config_data`, through the plugin's ``report_config_data``), a source whose digest
-  differs now makes mypy check the reader again, also a module it reached only through another
-  one.
+  differs now makes mypy check the reader again.
 """
 
 from __future__ import annotations
