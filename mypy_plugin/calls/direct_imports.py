@@ -15,23 +15,10 @@ import os
 
 from mypy.nodes import Import, ImportAll, ImportFrom, MypyFile
 
-# id(tree) -> (the tree, what it imports): the tree is held so ids stay unique
-_kept: dict[int, tuple[MypyFile, frozenset[str]]] = {}
-_MAX_KEPT = 1024
 
-
-def imported(tree: MypyFile) -> frozenset[str]:
-    entry = _kept.get(id(tree))
-    if entry is not None and entry[0] is tree:
-        return entry[1]
-    found = frozenset(_modules(tree))
-    if len(_kept) >= _MAX_KEPT:
-        _kept.clear()
-    _kept[id(tree)] = (tree, found)
-    return found
-
-
-def _modules(tree: MypyFile) -> set[str]:
+def imported(tree: MypyFile) -> set[str]:
+    """Read from the tree each time (asked only when a check reads a module it had not read): the
+    daemon merges a new parse into the old ``MypyFile``, so its identity does not say its imports."""
     found: set[str] = set()
     for imp in tree.imports:
         if imp.is_unreachable:

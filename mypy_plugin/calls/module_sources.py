@@ -70,10 +70,7 @@ def kernel_dtypes(api: object, name: str, function: str) -> dict[str, str] | Non
         _record(api, name, path, expected)
         written: dict[str, str] = table[function]
         return written
-    text = _current_text(path, expected)
-    if text is None:
-        return None
-    found = _parsed(name, path, expected, text)
+    found = _module(name, path, expected)
     if found is None:
         return None
     _record(api, name, path, expected)

@@ -13,6 +13,8 @@ import ast
 from dataclasses import dataclass
 from typing import Final
 
+from ..ast_fields import all_nodes
+
 _MAX_KEPT: Final = 4096
 # Statements whose names are bound some other way than by a plain assignment (never a buffer).
 _OTHER_BINDERS: Final = (ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)
@@ -53,7 +55,7 @@ def _walk(fdef: ast.FunctionDef) -> FunctionFacts:
     assigned: list[tuple[str, ast.expr | None]] = []
     otherwise: set[str] = set()
     moves: list[tuple[int, str, ast.expr | None]] = []
-    for node in ast.walk(fdef):
+    for node in all_nodes(fdef):  # (ast.walk's order, without its generators)
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
             stores[node.id] = stores.get(node.id, 0) + 1
@@ -68,7 +70,7 @@ def _walk(fdef: ast.FunctionDef) -> FunctionFacts:
                         isinstance(node.value, ast.Name) and whole_slice(target.slice):
                     moves.append((WRITTEN, target.value.id, node.value))
         elif isinstance(node, _OTHER_BINDERS):
-            otherwise.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+            otherwise.update(n.id for n in all_nodes(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
         elif isinstance(node, ast.Return) and node.value is not None:
             if isinstance(node.value, ast.Call):
                 moves.append((RETURNS_CALL, "", node.value))
