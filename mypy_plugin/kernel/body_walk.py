@@ -171,10 +171,30 @@ def blocks(s: Statement) -> list[Block]:
     return []
 
 
+# (id(a body's list of statements), into_definitions) -> (that list, its statements): a kernel's
+# body is walked by about ten passes and checks (tiles, buffers, shape lists, scopes, dims, moves
+# ...); kept for the bodies walked last (a bound, as copies come and go), the list held to tell a
+# reused id. mypy never changes a body's lists once it is analyzed (a daemon's edit gives new ones).
+_STATEMENTS: dict[tuple[int, bool], tuple[list[Statement], tuple[Statement, ...]]] = {}
+_MAX_BODIES: Final = 512
+
+
 def statements(stmts: Iterable[Statement], *, into_definitions: bool = False) -> Iterator[Statement]:
     """Every statement of a body in source order, nested blocks included. Nested functions and
     classes are yielded but not entered unless ``into_definitions`` (the frontend compiles a
     kernel wherever it is defined)."""
+    if type(stmts) is not list:
+        return _statements(stmts, into_definitions)
+    key = (id(stmts), into_definitions)
+    found = _STATEMENTS.get(key)
+    if found is None or found[0] is not stmts:
+        if len(_STATEMENTS) >= _MAX_BODIES:
+            _STATEMENTS.clear()
+        found = _STATEMENTS[key] = (stmts, tuple(_statements(stmts, into_definitions)))
+    return iter(found[1])
+
+
+def _statements(stmts: Iterable[Statement], into_definitions: bool) -> Iterator[Statement]:
     stack = list(reversed(list(stmts)))
     while stack:
         s = stack.pop()
@@ -215,6 +235,8 @@ def forget_expressions(body: Block) -> None:
     kept, its whole tree would stay alive until the bound clears it)."""
     for s in statements(body.body):
         _EXPRESSIONS.pop(id(s), None)
+    for into_definitions in (False, True):
+        _STATEMENTS.pop((id(body.body), into_definitions), None)
 
 
 def _expressions(root: Node) -> Iterator[Expression]:

@@ -91,10 +91,11 @@ class Pass:
     def still_valid(self, other: OtherTiles | None) -> bool:
         """Nothing it read changed: mypy's nodes, and the sources of other modules it read (an edit
         there, in the daemon, leaves this function's nodes as they were)."""
-        return all(_same(getattr(obj, attr, None), value) for (_, attr), (obj, value) in self.inputs.items()) and (
-            (other is None) == (self.other is None)
-            and all(other is not None and other.digest(m) == d for m, d in self.sources.items()))
+        for (_, attr), (obj, value) in self.inputs.items():  # (a loop: asked at every hook of the function)
+            now = getattr(obj, attr, None)
+            # the same object, or an int of the same value (a constant's value is an int)
+            if now is not value and not (type(now) is int and type(value) is int and now == value):
+                return False
+        return (other is None) == (self.other is None) and all(
+            other is not None and other.digest(m) == d for m, d in self.sources.items())
 
-
-def _same(a: object, b: object) -> bool:
-    return a is b or (type(a) is int and type(b) is int and a == b)
