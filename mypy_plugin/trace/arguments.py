@@ -16,6 +16,7 @@ from ..ast_fields import dotted
 from ..knowledge.op_signatures_data import FUNCTIONS, METHODS
 from ..knowledge.shapes import Dim
 from ..knowledge.values import Key, TensorVal
+from .source_segment import source_segment
 from .values import NONE, UNKNOWN, DType, Num, Seq, SymDim, Value, dim_of, int_kind, is_number
 
 
@@ -156,7 +157,7 @@ class TraceArgs:
         s = self._slot(key, pos)
         if s is None or s[1] is None:
             return None
-        return ast.get_source_segment(self.source_text, s[1]) or ast.unparse(s[1])
+        return source_segment(self.source_text, s[1]) or ast.unparse(s[1])
 
     def operand_values(self) -> list[Value]:
         """Every argument's value (for coverage: are the tensors known?)."""
