@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from mypy.nodes import CallExpr, MemberExpr, NameExpr, OpExpr, RefExpr
+from mypy.nodes import CallExpr, Expression, MemberExpr, NameExpr, OpExpr, RefExpr
 
 from ..bridge.expr_text import expr_text
 
@@ -12,6 +12,7 @@ from ..bridge.expr_text import expr_text
 def transposed_operand_fixes(e: CallExpr | OpExpr) -> dict[int, str]:
     """``pypto.matmul(a, b.T, dt)`` / ``a.matmul(b.T, dt)`` / ``a @ b.T``: the fix is a flag."""
     fixes: dict[int, str] = {}
+    out_args: list[Expression] = []  # the out dtype as written (its text made only for a fix)
     if isinstance(e, OpExpr):
         if e.op != "@":
             return fixes
@@ -32,9 +33,12 @@ def transposed_operand_fixes(e: CallExpr | OpExpr) -> dict[int, str]:
             if name in flags and isinstance(arg, NameExpr) and arg.fullname in ("builtins.True", "builtins.False"):
                 flags[name] = arg.fullname == "builtins.True"
             elif name is None or name == "out_dtype":
-                out = expr_text(arg) or out
+                out_args.append(arg)
     for operand, flag in ((lhs, "a_trans"), (rhs, "b_trans")):
         if isinstance(operand, MemberExpr) and operand.name == "T":
+            for arg in out_args:
+                out = expr_text(arg) or out
+            out_args = []
             new = dict(flags)
             new[flag] = not flags[flag]
             # The operands as written ((h * 2.0).T gives h * 2.0); one it cannot spell: no

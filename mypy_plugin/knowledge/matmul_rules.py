@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from . import shapes
@@ -12,12 +13,13 @@ from .shapes import Shape
 from .values import Args, Result, TensorVal
 
 
-def check_matmul_k(x: Shape, y: Shape, a_trans: bool, b_trans: bool, call: str) -> None:
-    """K-dimension valid shape mismatch (rule: matmul-k). ``call`` renders the fixed call,
-    given the b_trans to use."""
+def check_matmul_k(x: Shape, y: Shape, a_trans: bool, b_trans: bool, fixed_call: Callable[[], str]) -> None:
+    """K-dimension valid shape mismatch (rule: matmul-k). ``fixed_call()`` renders the fixed call,
+    given the b_trans to use (made only for a finding: the operands' text is not free)."""
     ka, kb = shapes.k_dims(x, y, a_trans, b_trans)
     if not shapes.differ(ka, kb):
         return
+    call = fixed_call()
     assert x is not None and y is not None
     flags = f"a_trans={a_trans}, b_trans={b_trans}"
     head = (
@@ -58,8 +60,8 @@ def matmul(a: Args, check: bool = True) -> Result:
                    for bt in ((b_trans,) if b_trans is not None else (False, True))]
         return TensorVal(shapes.agreed(options), a.dtype("out_dtype", 2))
     if check:
-        call = _matmul_call(a, "mat2", a.text("out_dtype", 2), a_trans)
-        check_matmul_k(x.shape, y.shape, a_trans, b_trans, call)
+        check_matmul_k(x.shape, y.shape, a_trans, b_trans,
+                       lambda: _matmul_call(a, "mat2", a.text("out_dtype", 2), a_trans))
     return TensorVal(shapes.matmul(x.shape, y.shape, a_trans, b_trans), a.dtype("out_dtype", 2))
 
 
@@ -96,7 +98,7 @@ def matmul_operator(a: Args, check: bool = True) -> Result:
     out = MATMUL_OPERATOR_OUT.get(y.dtype or "")
     out_src = f"pypto.{out}" if out else "out_dtype"
     if check:
-        check_matmul_k(x.shape, y.shape, False, False, _matmul_call(a, "other", out_src, False))
+        check_matmul_k(x.shape, y.shape, False, False, lambda: _matmul_call(a, "other", out_src, False))
     return TensorVal(shapes.matmul(x.shape, y.shape, False, False), out)
 
 

@@ -53,7 +53,10 @@ def reduce_align(c: Call) -> Finding | None:
         label += f" (reduced as {dtype})"
     k = x.shape[-1] if x.shape[-1] is not None else "K"
     ones = f"ones = pypto.full([{k}, 1], 1.0, pypto.{x.dtype})"
-    alt = f"or reduce with a ones vector: pypto.matmul({a.text('input', 0) or '<input>'}, ones, pypto.DT_FP32) with {ones}"
+
+    def alt() -> str:  # (made for a finding only: the operand's text is not free)
+        return f"or reduce with a ones vector: pypto.matmul({a.text('input', 0) or '<input>'}, ones, pypto.DT_FP32) with {ones}"
+
     tile = env.vec[rank - 1] if isinstance(env.vec, tuple) and len(env.vec) >= rank else None
     if isinstance(env.vec, tuple) and len(env.vec) < rank:
         return None  # tile rank < tensor rank: undefined behaviour in 0.2.0 (rule: vec-tile-rank), not this rule
@@ -67,7 +70,7 @@ def reduce_align(c: Call) -> Finding | None:
             f"{label}: vec tile {tile_text} has {tile} at index {rank - 1}, "
             f"{tile} x {size} bytes = {tile * size} bytes, not a multiple of 32 bytes "
             f"(a multiple of {align} elements); the compiler raises FC1001",
-            f"set that tile entry to a multiple of {align} (e.g. {_nearest_multiple(tile, align)}), {alt}",
+            f"set that tile entry to a multiple of {align} (e.g. {_nearest_multiple(tile, align)}), {alt()}",
         )
     if env.vec is NOT_SET or env.reduce_align_fallback != "dim":
         return None
@@ -78,7 +81,7 @@ def reduce_align(c: Call) -> Finding | None:
         REDUCE_ALIGN,
         f"{label}: last dim {last} x {size} bytes = {last * size} bytes is not a multiple of 32 bytes "
         f"(reduce_align_fallback = \"dim\": the vec tile is not known here)",
-        f"pad the last dim to a multiple of {align} (e.g. {_nearest_multiple(last, align)}), {alt}",
+        f"pad the last dim to a multiple of {align} (e.g. {_nearest_multiple(last, align)}), {alt()}",
     )
 
 
