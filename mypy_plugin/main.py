@@ -94,6 +94,8 @@ class PyptoPlugin(Plugin):
         self._method_hooks: dict[str, Callable[[MethodContext], Type] | None] = {}
         self._call_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
         self._call_hooks_at = -1
+        self._kernel_names: dict[str, bool] = {}  # _may_be_kernel's answers (same life as _call_hooks)
+        self._kernel_names_at = -1
         # Tensor annotations in the call form are lost by the parser: rewrite them before it
         # runs, on every parse (cold, incremental, daemon, workers). mypy honours
         # transform_source only in its Python-ast parser; native_parse wraps the native one,
@@ -213,12 +215,23 @@ class PyptoPlugin(Plugin):
             return True
         if fullname.startswith(_NEVER_KERNELS):
             return False
+        # As _call_hook: the answer for a function of the module its name names is kept until the
+        # next parse; a name an import binds is looked up each time.
+        if self._kernel_names_at != parse_count.last():
+            self._kernel_names.clear()
+            self._kernel_names_at = parse_count.last()
+        found = self._kernel_names.get(fullname)
+        if found is not None:
+            return found
         try:
             sym = self.lookup_fully_qualified(fullname)
         except Exception as err:  # never crash mypy
             degrade(err)
             return False
-        return sym is not None and decorators.jit_kernel(sym.node) is not None
+        found = sym is not None and decorators.jit_kernel(sym.node) is not None
+        if sym is not None and getattr(sym.node, "fullname", None) == fullname:
+            self._kernel_names[fullname] = found
+        return found
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname not in self._method_hooks:

@@ -91,13 +91,13 @@ def additional_deps(file: MypyFile) -> list[tuple[int, str, int]]:
             i.split(".")[0] in ("torch", "pypto") for i in _imported(file)):
         return []
     parts = file.fullname.split(".")[:-1]  # the packages the module is in
-    directory = Path(os.path.abspath(file.path)).parent
+    directory = os.path.dirname(os.path.abspath(file.path))  # (os.path: asked for every module)
     deps: list[tuple[int, str, int]] = []
     for depth in range(len(parts), -1, -1):  # this directory, then each package directory above
-        conftest = directory / "conftest.py"
-        if conftest.is_file() and _mentions_pypto(str(conftest)):
+        conftest = os.path.join(directory, "conftest.py")
+        if os.path.isfile(conftest) and _mentions_pypto(conftest):
             deps.append((10, ".".join([*parts[:depth], "conftest"]), -1))  # PRI_LOW: after real imports
-        directory = directory.parent
+        directory = os.path.dirname(directory)
     return deps
 
 
