@@ -149,12 +149,12 @@ def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Conte
         where = call if call is not None else _site_context(site)
         for f in found:  # from the decorator hook: maybe under an overload's watcher
             report(api, f, where, unwatched=call is None)  # type: ignore[arg-type]
-        vals = traced_with(site_params, site, dtypes) if dtypes is not None else None
+        vals = traced_with(site_params, site, dtypes, found) if dtypes is not None else None
         raises = any(RAISES_AT_CALL in f.message for f in found)  # 0.2.0 stops at the call: not traced
         if raises:
             vals = None
         elif other is not None and dtypes_written is not None:
-            vals = traced_with(site_params, site, dtypes_written)
+            vals = traced_with(site_params, site, dtypes_written, found)
             if vals is not None and vals != params.declared and vals not in checked:
                 checked.add(vals)
                 cross_module.kernel_call(api, dec, *other, params, vals, where, site.line)

@@ -169,8 +169,10 @@ def helper_trace(api: object, call: CallExpr, module: str, name: str, entry: Ent
     if found is None:
         return None
     same = params == declared and tiles == HELPER_ENTRY and vec_set and into is None
-    # what the helper's own module reports (a call its check does not enter is the caller's)
-    baseline = found if same else trace(api, module, name, declared, HELPER_ENTRY, True, mirror=True)
+    # what the helper's own module reports (a call its check does not enter is the caller's);
+    # only what the call's trace finds is taken from it: none needed when it finds nothing
+    baseline = found if same or not found.findings else trace(api, module, name, declared, HELPER_ENTRY, True,
+                                                              mirror=True)
     shown = [n for n in names if bound is None or n != names[0]]
     return HelperTrace(found, baseline, f"in {name} called here with {fmt_params(params, shown)}{fmt_tiles(tiles)}")
 
@@ -238,7 +240,9 @@ def kernel_call(api: object, dec: Decorator, module: str, name: str, params: Par
     found = trace(api, module, name, given, KERNEL_ENTRY, None)
     if found is None:
         return
-    baseline = trace(api, module, name, declared, KERNEL_ENTRY, None)
+    # The declared tensors' trace only takes away what the kernel's own check reports: no need
+    # (nor any source to depend on) when the call's trace finds nothing.
+    baseline = trace(api, module, name, declared, KERNEL_ENTRY, None) if found.findings else None
     op_coverage.record_traced(op_coverage.function_key(source.path, dec.func), found.ops)
     note = f"in kernel {name}, traced with the tensors of this call: {fmt_binding(tensor_names, vals)}"
     report_new(api, where, found, baseline, note)

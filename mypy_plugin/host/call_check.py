@@ -164,7 +164,8 @@ def known_tensors(params: Parameters, site: CallSite) -> bool:
     return all(d.shape is not None and None not in d.shape and d.dtype is not None for d in map(describe, site.args[:n]))
 
 
-def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str]) -> tuple[TensorVal, ...] | None:
+def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str],
+                found: Sequence[Finding] | None = None) -> tuple[TensorVal, ...] | None:
     """The tensor parameters as the frontend traces the kernel at this call: declared dims and
     dtypes kept, the ones it takes from the tensors filled in (in a kernel with runtime shapes,
     every dim but a dynamic one: 0.2.0 ignores a static annotation dim there; an explicit dtype
@@ -173,13 +174,15 @@ def traced_with(params: Parameters, site: CallSite, dtype_written: Sequence[str]
     does not know: a newer type such as unpacked FP4 changes the shape the kernel sees).
     ``dtype_written[i]``: what the annotation of tensor parameter i writes for the dtype: "" none
     (the frontend takes the tensor's), "DT_..." a name (its value at the call, for a variable
-    the host code proves), anything else a variable (unknown here)."""
+    the host code proves), anything else a variable (unknown here). ``found``: the call's
+    :func:`findings`, when the caller has them already."""
     spec = params.spec
     if any(v.dtype is None and w.startswith("DT_") and w not in DTYPES for v, w in zip(params.declared, dtype_written)):
         return None
     if site.star_args or len(site.args) < len(spec.tensors):
         return None
-    found = findings(params, site)
+    if found is None:
+        found = findings(params, site)
     if found and not (spec.runtime_shapes and all(f.code in SILENT_IN_RUNTIME_SHAPED for f in found)):
         return None
     out: list[TensorVal] = []
