@@ -155,6 +155,8 @@ def _declared(errors: list[ErrorInfo]) -> set[tuple[object, ...]]:
 
 
 def _report(api: object, infos: list[ErrorInfo], call_note: Callable[[str], str]) -> None:
+    if not any(i.severity == "error" and i.code is not None and i.code.code.startswith("pypto-") for i in infos):
+        return  # (most copies: nothing to report, and the module's errors need not be read)
     msg = getattr(api, "msg")
     path = getattr(api, "path", "")
     errors = list(msg.errors.error_info_map.get(path, ()))
