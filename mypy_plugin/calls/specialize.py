@@ -155,7 +155,8 @@ def _declared(errors: list[ErrorInfo]) -> set[tuple[object, ...]]:
 
 
 def _report(api: object, infos: list[ErrorInfo], call_note: Callable[[str], str]) -> None:
-    if not any(i.severity == "error" and i.code is not None and i.code.code.startswith("pypto-") for i in infos):
+    found = [i for i in infos if i.severity == "error" and i.code is not None and i.code.code.startswith("pypto-")]
+    if not found:
         return  # (most copies: nothing to report, and the module's errors need not be read)
     msg = getattr(api, "msg")
     path = getattr(api, "path", "")
@@ -164,10 +165,9 @@ def _report(api: object, infos: list[ErrorInfo], call_note: Callable[[str], str]
     # One root cause, one finding: the same check failing on the same expression with the
     # declared shapes (its message names other dims) is not a second finding (issue 38).
     declared = _declared(errors + diagnostics.current_errors(api))
-    for info in infos:
+    for info in found:
         code = info.code
-        if info.severity != "error" or code is None or not code.code.startswith("pypto-"):
-            continue
+        assert code is not None
         if (info.line, info.message) in existing or _span(info) in declared:
             continue  # the declared shapes already show it
         existing.add((info.line, info.message))
