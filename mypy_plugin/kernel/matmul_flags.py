@@ -12,7 +12,7 @@ from ..bridge.expr_text import expr_text
 def transposed_operand_fixes(e: CallExpr | OpExpr) -> dict[int, str]:
     """``pypto.matmul(a, b.T, dt)`` / ``a.matmul(b.T, dt)`` / ``a @ b.T``: the fix is a flag."""
     fixes: dict[int, str] = {}
-    out_args: list[Expression] = []  # the out dtype as written (its text made only for a fix)
+    out_args: list[Expression] = []  # the out dtype as written
     if isinstance(e, OpExpr):
         if e.op != "@":
             return fixes
@@ -34,19 +34,21 @@ def transposed_operand_fixes(e: CallExpr | OpExpr) -> dict[int, str]:
                 flags[name] = arg.fullname == "builtins.True"
             elif name is None or name == "out_dtype":
                 out_args.append(arg)
-    for operand, flag in ((lhs, "a_trans"), (rhs, "b_trans")):
-        if isinstance(operand, MemberExpr) and operand.name == "T":
-            for arg in out_args:
-                out = expr_text(arg) or out
-            out_args = []
-            new = dict(flags)
-            new[flag] = not flags[flag]
-            # The operands as written ((h * 2.0).T gives h * 2.0); one it cannot spell: no
-            # matmul note (the attribute hook's own note names pypto.transpose and the flags).
-            left = expr_text(lhs.expr if operand is lhs and isinstance(lhs, MemberExpr) else lhs)
-            right = expr_text(rhs.expr if operand is rhs and isinstance(rhs, MemberExpr) else rhs)
-            if left is None or right is None:
-                continue
-            extra = "".join(f", {k}=True" for k, v in new.items() if v)
-            fixes[id(operand)] = f"pypto.matmul({left}, {right}, {out}{extra})"
+    transposed = [(operand, flag) for operand, flag in ((lhs, "a_trans"), (rhs, "b_trans"))
+                  if isinstance(operand, MemberExpr) and operand.name == "T"]
+    if not transposed:
+        return fixes  # (most matmuls: no text to make)
+    for arg in out_args:
+        out = expr_text(arg) or out
+    for operand, flag in transposed:
+        new = dict(flags)
+        new[flag] = not flags[flag]
+        # The operands as written ((h * 2.0).T gives h * 2.0); one it cannot spell: no
+        # matmul note (the attribute hook's own note names pypto.transpose and the flags).
+        left = expr_text(lhs.expr if operand is lhs and isinstance(lhs, MemberExpr) else lhs)
+        right = expr_text(rhs.expr if operand is rhs and isinstance(rhs, MemberExpr) else rhs)
+        if left is None or right is None:
+            continue
+        extra = "".join(f", {k}=True" for k, v in new.items() if v)
+        fixes[id(operand)] = f"pypto.matmul({left}, {right}, {out}{extra})"
     return fixes
