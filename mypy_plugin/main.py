@@ -93,9 +93,8 @@ class PyptoPlugin(Plugin):
         self._function_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
         self._method_hooks: dict[str, Callable[[MethodContext], Type] | None] = {}
         self._call_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
-        self._call_hooks_at = -1
         self._kernel_names: dict[str, bool] = {}  # _may_be_kernel's answers (same life as _call_hooks)
-        self._kernel_names_at = -1
+        self._lookups_at = -1  # the parse both were kept since (_lookups_since_last_parse)
         # Tensor annotations in the call form are lost by the parser: rewrite them before it
         # runs, on every parse (cold, incremental, daemon, workers). mypy honours
         # transform_source only in its Python-ast parser; native_parse wraps the native one,
@@ -175,9 +174,7 @@ class PyptoPlugin(Plugin):
         # module again (a daemon update parses what changed before analyzing it): its answer is
         # kept until the next parse. A name bound by an import (or not bound) is looked up each
         # time: refreshing the importer can rebind it with no parse of the importer.
-        if self._call_hooks_at != parse_count.last():
-            self._call_hooks.clear()
-            self._call_hooks_at = parse_count.last()
+        self._lookups_since_last_parse()
         if fullname in self._call_hooks:
             return self._call_hooks[fullname]
         try:
@@ -198,6 +195,13 @@ class PyptoPlugin(Plugin):
             self._call_hooks[fullname] = hook
         return hook
 
+    def _lookups_since_last_parse(self) -> None:
+        """Drop the kept lookups of function names when mypy has parsed a file since they were made."""
+        if self._lookups_at != parse_count.last():
+            self._call_hooks.clear()
+            self._kernel_names.clear()
+            self._lookups_at = parse_count.last()
+
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         if fullname in builtin_minmax.NAMES:
             return builtin_minmax.signature_hook(fullname)
@@ -217,9 +221,7 @@ class PyptoPlugin(Plugin):
             return False
         # As _call_hook: the answer for a function of the module its name names is kept until the
         # next parse; a name an import binds is looked up each time.
-        if self._kernel_names_at != parse_count.last():
-            self._kernel_names.clear()
-            self._kernel_names_at = parse_count.last()
+        self._lookups_since_last_parse()
         found = self._kernel_names.get(fullname)
         if found is not None:
             return found
