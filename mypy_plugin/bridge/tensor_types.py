@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from mypy.nodes import TypeInfo
 from mypy.types import (
     AnyType,
     Instance,
@@ -140,19 +141,32 @@ def tensor_type(val: TensorVal, named: NamedType) -> Instance:
     return named(TENSOR, [shape_type(val.shape, cached), dtype_type(val.dtype, cached)])
 
 
-# Op results: one shared type object per (shape, dtype). mypy keeps every expression's type
-# until the module's checker is collected, and a type of a rank-2 tensor is ~14 GC-tracked
-# objects; sharing them keeps a 1000-module run under the young-generation threshold that
-# would otherwise trigger one long collection of all the checkers at the end. mypy shares
-# type objects between a declaration and its uses in the same way (types are not mutated).
+# One shared type object per (shape, dtype), for op results and for annotations alike. mypy keeps
+# every expression's type until the module's checker is collected, and every signature's for the
+# whole run; a type of a rank-2 tensor is ~14 GC-tracked objects. Made afresh each time, they
+# filled the young generation past mypy's threshold (one long collection of all the checkers
+# each time). mypy shares type objects between a declaration and its uses in the same way (types
+# are not mutated).
 _RESULT_CACHE_SIZE: Final = 4096
 _results: dict[tuple[Shape, str | None], Instance] = {}
 _results_of: list[object] = []  # the Tensor TypeInfo of the build the cached types belong to
 
 
 def result_type(val: TensorVal, api: object, named: NamedType) -> Instance:
+    """An op's result type (``api``: the checker)."""
     lookup = getattr(api, "lookup_typeinfo", None)  # TypeChecker; absent elsewhere: no sharing
-    info = lookup(TENSOR) if lookup is not None else None
+    return _shared(val, lookup(TENSOR) if lookup is not None else None, named)
+
+
+def annotation_type(val: TensorVal, api: object, named: NamedType) -> Instance:
+    """An annotation's type (``api``: mypy's type analyzer, whose ``api`` is the semantic analyzer)."""
+    lookup = getattr(getattr(api, "api", None), "lookup_fully_qualified_or_none", None)
+    sym = lookup(TENSOR) if lookup is not None else None
+    info = getattr(sym, "node", None)
+    return _shared(val, info if isinstance(info, TypeInfo) else None, named)
+
+
+def _shared(val: TensorVal, info: TypeInfo | None, named: NamedType) -> Instance:
     if info is not None and (not _results_of or _results_of[0] is not info):
         # A new build (an in-process run after another, as pypto-check --fix does): the old
         # types would keep that whole build alive.
@@ -163,9 +177,8 @@ def result_type(val: TensorVal, api: object, named: NamedType) -> Instance:
     if hit is not None and info is not None and hit.type is info:
         return hit  # the same TypeInfo: the same build (a daemon that reloads pypto misses here)
     made = tensor_type(val, named)
-    if info is not None:
+    if info is not None and made.type is info:
         if len(_results) >= _RESULT_CACHE_SIZE:
             _results.clear()
         _results[key] = made
     return made
-

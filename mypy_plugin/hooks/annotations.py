@@ -27,7 +27,7 @@ from mypy.types import (
 )
 
 from ..bridge.folding import note_unread
-from ..bridge.tensor_types import TENSOR, dtype_of_value, tensor_type
+from ..bridge.tensor_types import TENSOR, annotation_type, dtype_of_value
 from ..debug import degrade
 from ..knowledge.arith import int_of_ast
 from ..knowledge.dtypes import DTYPES, FP32
@@ -264,4 +264,4 @@ def _analyze(ctx: AnalyzeTypeContext) -> Type:
         # the frontend takes the tensor from the runtime argument, dtype included.
         static = shape is not None and all(isinstance(d, int) for d in shape)
         dtype = FP32 if static else None
-    return tensor_type(TensorVal(shape, dtype), api.named_type)
+    return annotation_type(TensorVal(shape, dtype), api, api.named_type)
