@@ -113,6 +113,7 @@ def _evaluate_source(module: MypyFile, path: str, constant: Callable[[str, str],
             data = Path(path).read_bytes()
             forms = parsed_trees.forms(path, data)
         if forms is not None and not may_call_a_kernel(forms, kernel_namer(module, frozenset(), modules)):
+            parsed_trees.drop(path)  # (kept for a module that defines a factory: not needed)
             return ModuleSites()  # no call of the module can be a kernel's (a kernel module)
         if data is None:
             data = Path(path).read_bytes()

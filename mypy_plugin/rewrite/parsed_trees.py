@@ -50,7 +50,7 @@ def keep(path: str, data: bytes, text: str, tree: ast.Module, walk: Walk) -> Non
     the rewrite's walk of it: the tree is kept when the module may call its own kernels, what its
     calls may call always, its summary (:func:`summarize_with`) when it declares its digest."""
     forms = call_forms(walk)
-    tree_kept = walk.calls_a_decorated_function(tree)
+    tree_kept = not path.endswith(".pyi") and walk.calls_a_decorated_function(tree)  # (a stub: no host code)
     text_digest = source_digest(text) if digest_wanted(walk.definitions) else None  # (the one it declares)
     summary = _summary_of(path, text, tree) if _summarize and text_digest is not None else None
     digest, real = _digest(data), os.path.abspath(path)
@@ -89,6 +89,13 @@ def take(path: str, data: bytes) -> ast.Module | None:
     if entry is None or entry[0] != _digest(data):
         return None
     return entry[1]
+
+
+def drop(path: str) -> None:
+    """Forget the kept parse of ``path``: its host evaluation found that no call of it can be a
+    kernel's (a kernel module with a factory), so nobody will take it."""
+    with _lock:
+        _kept.pop(os.path.abspath(path), None)
 
 
 def summarize_with(summarize: Callable[[ast.Module, str, str], object]) -> None:

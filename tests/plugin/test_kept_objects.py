@@ -1,6 +1,7 @@
-"""Tensor types are shared per (shape, dtype): the annotations of every signature and the results
-of ops (bridge/tensor_types.py), within one build. Fewer long-lived type objects keep mypy's young
-generation from filling up; the answers stay the same."""
+"""What the plugin keeps alive for a run: tensor types shared per (shape, dtype), for the
+annotations of every signature and the results of ops (bridge/tensor_types.py), within one build;
+no parse kept that nobody will take (rewrite/parsed_trees.py). Fewer long-lived objects keep
+mypy's young generation from filling up; the answers stay the same."""
 
 from __future__ import annotations
 
@@ -65,3 +66,36 @@ def test_a_new_build_does_not_reuse_the_types_of_the_last(tmp_path: Path) -> Non
     second = _params(_build(tmp_path), "first")[0]
     assert first is not second  # another build: another Tensor TypeInfo
     assert all(t.type is second.type for t in tensor_types._results.values())  # type: ignore[attr-defined]
+
+
+FACTORY = """\
+import pypto
+
+def make(rows: int):
+    @pypto.frontend.jit()
+    def scaled(x: pypto.Tensor([rows, 64], pypto.DT_FP32), out: pypto.Tensor([rows, 64], pypto.DT_FP32)):
+        pypto.set_vec_tile_shapes(8, 64)
+        out[:] = x * 2.0
+    return scaled
+
+scaled = make(8)
+"""
+
+
+def test_a_kept_parse_nobody_will_take_is_dropped(tmp_path: Path) -> None:
+    """The rewrite keeps its parse of a module that defines a kernel inside a function (a factory)
+    for the module's host evaluation (rewrite/parsed_trees.py); that evaluation finds no call of a
+    kernel there and drops it instead of holding the tree for the rest of the run."""
+    from mypy_plugin.rewrite import parsed_trees
+
+    path = tmp_path / "kernels.py"
+    path.write_text(FACTORY)
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n", encoding="utf-8")
+    _sources, options = process_options(["--config-file", str(config)], require_targets=False)
+    options.incremental = False
+    result = build.build([BuildSource(str(path), "kernels")], options)
+    assert not [m for m in result.errors if ": error:" in m]
+    kept = parsed_trees._kept  # type: ignore[attr-defined]
+    assert str(path.resolve()) not in kept
+    assert not [p for p in kept if p.endswith(".pyi")]  # pypto's stubs (overloads called by name) never
