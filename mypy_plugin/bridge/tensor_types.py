@@ -93,6 +93,9 @@ def tensor_val(t: Type | None) -> TensorVal | None:
     """What we know of a tensor-typed expression; None if it is not (only) a PyPTO tensor."""
     if t is None:
         return None
+    known = _read.get(id(t))
+    if known is not None and known[0] is t:
+        return known[1]  # one of the shared types below (most operands the op hooks read)
     p = get_proper_type(t)
     if isinstance(p, UnionType):
         vals = [_single(get_proper_type(i)) for i in p.items]
@@ -150,6 +153,8 @@ def tensor_type(val: TensorVal, named: NamedType) -> Instance:
 _RESULT_CACHE_SIZE: Final = 4096
 _results: dict[tuple[Shape, str | None], Instance] = {}
 _results_of: list[object] = []  # the Tensor TypeInfo of the build the cached types belong to
+# id(a shared type) -> (that type, what tensor_val reads of it), read once when it is made
+_read: dict[int, tuple[Instance, TensorVal | None]] = {}
 
 
 def result_type(val: TensorVal, api: object, named: NamedType) -> Instance:
@@ -171,6 +176,7 @@ def _shared(val: TensorVal, info: TypeInfo | None, named: NamedType) -> Instance
         # A new build (an in-process run after another, as pypto-check --fix does): the old
         # types would keep that whole build alive.
         _results.clear()
+        _read.clear()
         _results_of[:] = [info]
     key = (val.shape, val.dtype)
     hit = _results.get(key)
@@ -180,5 +186,7 @@ def _shared(val: TensorVal, info: TypeInfo | None, named: NamedType) -> Instance
     if info is not None and made.type is info:
         if len(_results) >= _RESULT_CACHE_SIZE:
             _results.clear()
+            _read.clear()
         _results[key] = made
+        _read[id(made)] = (made, _single(made))
     return made

@@ -14,6 +14,7 @@ from mypy.main import process_options
 from mypy.types import CallableType
 
 from mypy_plugin.bridge import tensor_types
+from mypy_plugin.knowledge.values import TensorVal
 
 KERNELS = """\
 import pypto
@@ -56,6 +57,10 @@ def test_equal_annotations_share_one_type_object(tmp_path: Path) -> None:
     assert z is not x
     assert str(x) == "pypto.Tensor[tuple[Literal[8], Literal[64]], pypto._DT_FP32]"
     assert str(z) == "pypto.Tensor[tuple[Literal[8], Literal[32]], pypto._DT_FP16]"
+    # What the op hooks read of a shared type is read once, when it is made.
+    read = tensor_types.tensor_val(x)
+    assert read == TensorVal((8, 64), "DT_FP32") and tensor_types.tensor_val(out2) is read
+    assert tensor_types.tensor_val(z) == TensorVal((8, 32), "DT_FP16")
     notes = [m.split(": note: ")[1] for m in result.errors if ": note: Revealed type" in m]
     assert notes == ['Revealed type is "pypto.Tensor[tuple[Literal[8], Literal[64]], pypto._DT_FP32]"',
                      'Revealed type is "pypto.Tensor[tuple[Literal[8], Literal[32]], pypto._DT_FP16]"']
