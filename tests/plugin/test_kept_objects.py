@@ -32,9 +32,9 @@ def second(y: pypto.Tensor[[8, 64], pypto.DT_FP32], z: pypto.Tensor([8, 32], pyp
 """
 
 
-def _build(tmp_path: Path) -> build.BuildResult:
+def _build(tmp_path: Path, source: str = KERNELS) -> build.BuildResult:
     path = tmp_path / "kernels.py"
-    path.write_text(KERNELS)
+    path.write_text(source)
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n", encoding="utf-8")
     _sources, options = process_options(["--config-file", str(config)], require_targets=False)
@@ -93,14 +93,8 @@ def test_a_kept_parse_nobody_will_take_is_dropped(tmp_path: Path) -> None:
     kernel there and drops it instead of holding the tree for the rest of the run."""
     from mypy_plugin.rewrite import parsed_trees
 
-    path = tmp_path / "kernels.py"
-    path.write_text(FACTORY)
-    config = tmp_path / "mypy.ini"
-    config.write_text("[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n", encoding="utf-8")
-    _sources, options = process_options(["--config-file", str(config)], require_targets=False)
-    options.incremental = False
-    result = build.build([BuildSource(str(path), "kernels")], options)
+    result = _build(tmp_path, FACTORY)
     assert not [m for m in result.errors if ": error:" in m]
     kept = parsed_trees._kept  # type: ignore[attr-defined]
-    assert str(path.resolve()) not in kept
+    assert str((tmp_path / "kernels.py").resolve()) not in kept
     assert not [p for p in kept if p.endswith(".pyi")]  # pypto's stubs (overloads called by name) never
