@@ -11,7 +11,7 @@ from mypy import build
 from mypy.modulefinder import BuildSource
 from mypy.nodes import FuncDef
 from mypy.main import process_options
-from mypy.types import CallableType
+from mypy.types import CallableType, Type
 
 from mypy_plugin.bridge import tensor_types
 from mypy_plugin.knowledge.values import TensorVal
@@ -42,7 +42,7 @@ def _build(tmp_path: Path, source: str = KERNELS) -> build.BuildResult:
     return build.build([BuildSource(str(path), "kernels")], options)
 
 
-def _params(result: build.BuildResult, name: str) -> list[object]:
+def _params(result: build.BuildResult, name: str) -> list[Type]:
     func = result.files["kernels"].names[name].node
     func = getattr(func, "func", func)  # a decorated def
     assert isinstance(func, FuncDef) and isinstance(func.type, CallableType)
@@ -95,6 +95,6 @@ def test_a_kept_parse_nobody_will_take_is_dropped(tmp_path: Path) -> None:
 
     result = _build(tmp_path, FACTORY)
     assert not [m for m in result.errors if ": error:" in m]
-    kept = parsed_trees._kept  # type: ignore[attr-defined]
+    kept = parsed_trees._kept
     assert str((tmp_path / "kernels.py").resolve()) not in kept
     assert not [p for p in kept if p.endswith(".pyi")]  # pypto's stubs (overloads called by name) never
