@@ -175,8 +175,7 @@ def _shared(val: TensorVal, info: TypeInfo | None, named: NamedType) -> Instance
     if info is not None and (not _results_of or _results_of[0] is not info):
         # A new build (an in-process run after another, as pypto-check --fix does): the old
         # types would keep that whole build alive.
-        _results.clear()
-        _read.clear()
+        _forget()
         _results_of[:] = [info]
     key = (val.shape, val.dtype)
     hit = _results.get(key)
@@ -185,8 +184,13 @@ def _shared(val: TensorVal, info: TypeInfo | None, named: NamedType) -> Instance
     made = tensor_type(val, named)
     if info is not None and made.type is info:
         if len(_results) >= _RESULT_CACHE_SIZE:
-            _results.clear()
-            _read.clear()
+            _forget()
         _results[key] = made
         _read[id(made)] = (made, _single(made))
     return made
+
+
+def _forget() -> None:
+    """Drop the shared types and what was read of them (one goes with the other)."""
+    _results.clear()
+    _read.clear()
