@@ -2,7 +2,7 @@
 """Two installs of the plugin give the same findings, line for line: cold, warm and daemon runs.
 
     python scripts/same_findings.py --before /path/to/old-venv/bin/python [--after PY]
-        [--corpus DIR] [-n 100 1000] [--no-examples] [--no-dmypy] [--keep DIR]
+        [--corpus DIR] [-n 100 1000] [--no-examples] [--no-dmypy] [--workers N] [--keep DIR]
 
 For a cost change (a memo, a cache, a pass skipped) the output must not move. Each project --
 the examples, a copy of a directory of real code (``--corpus``, as ``benchmarks/run.py`` checks
@@ -15,6 +15,12 @@ it), the generated benchmark at each N -- is checked by both interpreters' mypy 
 
 Every output of ``--before`` must equal the same step's output of ``--after``. Exit status 0 when
 all do, 1 with a diff otherwise. Prints a markdown table of the steps and the error counts.
+
+``--workers N`` runs the ``--after`` side's mypy steps in mypy's parallel mode (``--num-workers N``:
+worker processes check modules that do not depend on each other), so that one install, given as
+both ``--before`` and ``--after``, shows that parallel runs find what a single process finds, cold,
+warm and after edits (the daemon has no parallel mode: its steps run as before). Workers report
+files in the order they finish, so then each file's lines are compared, in their own order.
 """
 
 from __future__ import annotations
@@ -36,12 +42,23 @@ import run  # noqa: E402  (benchmarks/run.py: the projects and their configurati
 EDIT = "\n_SAME_FINDINGS_EDIT: int = 1\n"
 
 
-def mypy(py: str, proj: Path, cache: Path, targets: list[str]) -> str:
-    proc = subprocess.run([py, "-m", "mypy", "--config-file", "plugin.ini", "--cache-dir", str(cache), *targets],
+def mypy(py: str, proj: Path, cache: Path, targets: list[str], workers: int = 0) -> str:
+    parallel = ["--num-workers", str(workers)] if workers else []
+    proc = subprocess.run([py, "-m", "mypy", "--config-file", "plugin.ini", "--cache-dir", str(cache), *parallel,
+                           *targets],
                           cwd=proj, capture_output=True, text=True, env=_env())
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"mypy failed ({proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
     return proc.stdout
+
+
+def by_file(output: str) -> dict[str, list[str]]:
+    """Each file's lines of mypy's output, in their order (the summary line under "")."""
+    found: dict[str, list[str]] = {}
+    for line in output.splitlines():
+        path = line.split(":", 1)[0] if ":" in line and not line.startswith("Found ") else ""
+        found.setdefault(path, []).append(line)
+    return found
 
 
 def _env() -> dict[str, str]:
@@ -92,18 +109,18 @@ def daemon_steps(py: str, proj: Path, targets: list[str], edit: Path) -> dict[st
     return out
 
 
-def steps(py: str, proj: Path, targets: list[str], dmypy: bool) -> dict[str, str]:
+def steps(py: str, proj: Path, targets: list[str], dmypy: bool, workers: int = 0) -> dict[str, str]:
     cache = Path(tempfile.mkdtemp(prefix=".same-cache-", dir=proj))
     edit = edited_file(proj, targets)
     original = edit.read_text()
     out: dict[str, str] = {}
     try:
-        out["cold"] = mypy(py, proj, cache, targets)
-        out["warm"] = mypy(py, proj, cache, targets)
+        out["cold"] = mypy(py, proj, cache, targets, workers)
+        out["warm"] = mypy(py, proj, cache, targets, workers)
         edit.write_text(original + EDIT)
-        out["warm-edit"] = mypy(py, proj, cache, targets)
+        out["warm-edit"] = mypy(py, proj, cache, targets, workers)
         edit.write_text(original)
-        out["warm-revert"] = mypy(py, proj, cache, targets)
+        out["warm-revert"] = mypy(py, proj, cache, targets, workers)
     finally:
         edit.write_text(original)
         shutil.rmtree(cache, ignore_errors=True)
@@ -135,6 +152,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--no-examples", dest="examples", action="store_false")
     ap.add_argument("--no-dmypy", dest="dmypy", action="store_false")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="run the --after side's mypy steps with --num-workers N (0: one process)")
     ap.add_argument("--keep", type=Path, help="keep the projects (and both outputs) here")
     args = ap.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="same-findings-"))
@@ -144,10 +163,10 @@ def main() -> int:
     try:
         for label, proj, targets in projects(args, work):
             before = steps(args.before, proj, targets, args.dmypy)
-            after = steps(args.after, proj, targets, args.dmypy)
+            after = steps(args.after, proj, targets, args.dmypy, args.workers)
             for step, old in before.items():
                 new = after[step]
-                same = old == new
+                same = old == new or bool(args.workers) and by_file(old) == by_file(new)
                 failed = failed or not same
                 rows.append(f"| {label} | {step} | {run.summary_line(old)} | {run.summary_line(new)} | "
                             f"{'yes' if same else '**no**'} |")

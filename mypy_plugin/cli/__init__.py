@@ -140,8 +140,10 @@ def _run(opts: options.Options, config_args: list[str], *, user_config: bool) ->
     args = [*config_args, *opts.paths, *opts.mypy_args]
     kernels: list[coverage_report.Entry] | None = None
     if opts.coverage:
-        # Every module checked (none from the cache), so every kernel is recorded.
-        args.append("--no-incremental")
+        # Every module checked (none from the cache), and in this process, where the coverage is
+        # collected: not in mypy's workers (--num-workers, num_workers in a config, or
+        # MYPY_NUM_WORKERS; last on the line, this wins), so every kernel is recorded.
+        args += ["--no-incremental", "--num-workers", "0"]
     if opts.output == "text" and not filtered:
         # mypy's own output, untouched.
         stdout, stderr, status, kernels = _mypy_covered(["--show-error-codes", *args], opts.coverage)

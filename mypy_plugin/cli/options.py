@@ -17,7 +17,7 @@ OUTPUTS = ("text", "json", "github", "sarif")
 # mypy options pypto-check accepts before "--" (they are common in CI lines); value-taking ones
 # take "--opt value" and "--opt=value".
 PASSTHROUGH_FLAGS = ("--no-incremental", "--show-column-numbers", "--show-error-end", "--strict")
-PASSTHROUGH_VALUES = ("--config-file", "--cache-dir", "--python-version")
+PASSTHROUGH_VALUES = ("--config-file", "--cache-dir", "--python-version", "--num-workers")
 
 _EPILOG = """\
 outputs (--output):

@@ -79,6 +79,27 @@ def test_text_lists_each_kernel_and_a_summary(project: Path, capsys: pytest.Capt
     ]
 
 
+@pytest.mark.parametrize("how", ["config", "environment", "option"])
+def test_mypy_workers_do_not_empty_the_coverage(project: Path, how: str, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # mypy's parallel mode checks modules in worker processes; the coverage is collected in this
+    # one, so --coverage checks here whatever a config, MYPY_NUM_WORKERS or the option asks.
+    # (It once listed "0 kernels".)
+    assert main(["--coverage", "kernels.py", "host.py"]) == 0
+    alone = capsys.readouterr().out.splitlines()
+    argv = ["--coverage", "kernels.py", "host.py"]
+    if how == "config":
+        (project / "mypy.ini").write_text((project / "mypy.ini").read_text().replace(
+            "plugins = mypy_plugin\n", "plugins = mypy_plugin\nnum_workers = 2\n"))
+    elif how == "environment":
+        monkeypatch.setenv("MYPY_NUM_WORKERS", "2")
+    else:
+        argv += ["--num-workers", "2"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[-6:] == alone[-6:]
+    assert alone[-1].startswith("coverage: 3 kernels")
+
+
 def test_json_has_a_coverage_object_per_kernel(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--coverage", "--output", "json", "kernels.py"]) == 0
     data = json.loads(capsys.readouterr().out)
