@@ -28,19 +28,24 @@ def cause(args: Sequence[ast.expr | None], values: Sequence[Value], *, spread: b
             if value is UNKNOWN or isinstance(value, HostTensor) and (value.shape is None or value.dtype is None):
                 parts.append("an item of a *-argument is not known")
             continue
-        text = ast.unparse(node)
-        text = f'"{text if len(text) <= _TEXT else text[:_TEXT - 3] + "..."}"'
         if value is UNKNOWN:
-            parts.append(f"{text} is not known")
+            parts.append(f"{_shown(node)} is not known")
         elif isinstance(value, HostTensor) and value.shape is None:
-            parts.append(f"{text} has an unknown shape")
+            parts.append(f"{_shown(node)} has an unknown shape")
         elif isinstance(value, HostTensor) and value.dtype is None:
-            parts.append(f"{text} has an unknown dtype")
+            parts.append(f"{_shown(node)} has an unknown dtype")
     parts = list(dict.fromkeys(parts))  # one argument passed twice is named once
     if not parts:
         return ""
     more = f" and {len(parts) - _SHOWN} more" if len(parts) > _SHOWN else ""
     return ", ".join(parts[:_SHOWN]) + more + _origin(func)
+
+
+def _shown(node: ast.expr) -> str:
+    """An argument as written, quoted and cut (made only for an argument that is named: a known
+    one needs none, and ``ast.unparse`` is slow)."""
+    text = ast.unparse(node)
+    return f'"{text if len(text) <= _TEXT else text[:_TEXT - 3] + "..."}"'
 
 
 def _origin(func: ast.FunctionDef | ast.AsyncFunctionDef | None) -> str:
