@@ -154,21 +154,12 @@ class Evaluator:
     def value(self, e: Expression, state: Locals, depth: int = 0) -> Value | None:
         if depth > 32:
             return None
-        t = type(e)
-        if t is IntExpr:  # (the commonest: a literal or a name, answered before anything is built)
-            return e.value  # type: ignore[attr-defined, no-any-return]
-        if t is NameExpr:
-            var = e.node  # type: ignore[attr-defined]
-            if not isinstance(var, Var):
-                return None
-            if self._is_local(var):
-                return lookup(state, id(var))
-            return int_of_expr(e, self.read, reader=self.reader)  # a module constant
-        sub: Callable[[Expression], Value | None] = lambda x: self.value(x, state, depth + 1)  # noqa: E731
         if isinstance(e, IntExpr):
             return e.value
         if isinstance(e, NameExpr) and isinstance(e.node, Var) and self._is_local(e.node):
             return lookup(state, id(e.node))
+        # (built after the commonest cases, a literal or a local name, are answered)
+        sub: Callable[[Expression], Value | None] = lambda x: self.value(x, state, depth + 1)  # noqa: E731
         if isinstance(e, (ListExpr, TupleExpr)):
             return self._display(e.items, sub)
         if isinstance(e, UnaryExpr) and e.op == "-":
