@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -36,6 +37,24 @@ _GENERATED = (
 _SIGNAL_FIRST_OPTIONS = "strict_optional = False\n"
 # What the machine outputs and signal first need from mypy: exact spans and codes, one line each.
 _PARSEABLE = ["--show-column-numbers", "--show-error-end", "--show-error-codes", "--no-pretty"]
+
+
+def console_entry() -> None:
+    """The ``pypto-check`` command: :func:`main`, then leave without tearing down what the check
+    built, as mypy's own command does. Python frees every object at a normal exit: after an
+    in-process mypy run that is millions of them (a third of the run's CPU on 170 files of real
+    PyPTO code, docs/validation.md). Output is flushed first; an exception leaves as usual."""
+    status = main()
+    _leave(status)
+
+
+def _leave(status: int) -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (pypto-check | head): nothing left to say there
+            pass
+    os._exit(status)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

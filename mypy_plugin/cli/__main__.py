@@ -1,5 +1,5 @@
 """``python -m mypy_plugin.cli``: the same as ``pypto-check``."""
 
-from mypy_plugin.cli import main
+from mypy_plugin.cli import console_entry
 
-raise SystemExit(main())
+console_entry()
