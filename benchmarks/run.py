@@ -13,7 +13,8 @@ that call the kernels with ``torch.randn(...)``) in a temp dir and measures:
   sys), wall time and peak RSS of the mypy process (``os.wait4`` rusage of that one child),
   median of ``--repeat`` runs, configurations alternating run by run, for: ``stubs`` (no
   plugin), ``annotations`` (the plugin's annotation reading only), ``plugin`` and
-  ``plugin-ast`` (the plugin on mypy's Python-ast parser, the route it used to force);
+  ``plugin-ast`` (the plugin on mypy's Python-ast parser, the route it used to force), and
+  ``pypto-check`` (the command users run, given the plugin's config: what it adds to mypy);
   mypy reads a small stand-in for torch (``typings/``), not the real package;
 * ``dmypy`` (plugin, and stubs for reference): start, initial ``check``, then a one-line edit
   of a literal in one kernel module timed with ``dmypy recheck`` and with
@@ -64,7 +65,10 @@ CONFIGS = {
     "plugin-ast": ("plugin.ini", ["--no-native-parser"]),
     # The plugin without the host-call checks ([pypto-stubs] host_calls = false): their cost.
     "plugin-no-calls": ("plugin-no-calls.ini", []),
+    # The command users run (the plugin's config given to it): what it adds to mypy + plugin.
+    "pypto-check": ("plugin.ini", []),
 }
+CLI = "pypto-check"  # the configuration run through the command, not `python -m mypy`
 TARGETS_DIRS = ["kernels", "hosts"]
 
 # The cost targets of the issue on cost (cold, flat in N, the daemon); warm runs are reported only.
@@ -126,6 +130,13 @@ def mypy_cmd(py: str, cfg: str, cache: Path, extra: list[str], targets: list[str
             *(TARGETS_DIRS if targets is None else targets)]
 
 
+def command(py: str, name: str, cfg: str, cache: Path, extra: list[str]) -> list[str]:
+    if name == CLI:
+        return [py, "-m", "mypy_plugin.cli", "--cache-dir", str(cache), *TARGETS_DIRS, "--", "--config-file", cfg,
+                *extra]
+    return mypy_cmd(py, cfg, cache, extra)
+
+
 def bench_mypy(py: str, proj: Path, repeat: int, log, configs: dict = CONFIGS) -> dict:
     res: dict[str, dict] = {name: {"cold": [], "warm": [], "cold_cpu": [], "warm_cpu": [], "cold_rss": [],
                                    "warm_rss": []} for name in configs}
@@ -135,7 +146,7 @@ def bench_mypy(py: str, proj: Path, repeat: int, log, configs: dict = CONFIGS) -
         for name, (cfg, extra) in configs.items():
             cache = proj / f".cache-{name}-{rep}"
             shutil.rmtree(cache, ignore_errors=True)
-            r = run_measured(mypy_cmd(py, cfg, cache, extra), proj)
+            r = run_measured(command(py, name, cfg, cache, extra), proj)
             if r["rc"] not in (0, 1):
                 raise RuntimeError(f"mypy ({name}) crashed:\n{r['out'][-3000:]}")
             res[name]["cold"].append(r["wall"])
@@ -150,7 +161,7 @@ def bench_mypy(py: str, proj: Path, repeat: int, log, configs: dict = CONFIGS) -
     # Warm runs: same cache as the last cold run, no change.
     for rep in range(repeat):
         for name, (cfg, extra) in configs.items():
-            r = run_measured(mypy_cmd(py, cfg, caches[name], extra), proj)
+            r = run_measured(command(py, name, cfg, caches[name], extra), proj)
             res[name]["warm"].append(r["wall"])
             res[name]["warm_cpu"].append(r["cpu"])
             res[name]["warm_rss"].append(r["rss_mib"])
@@ -428,7 +439,8 @@ def report(results: list[dict], oracle: dict | None, meta: dict, corpus: dict | 
     L.append("Config: `check_untyped_defs = True` everywhere (as `pypto-check`); mypy reads a 20-line "
              "stand-in for torch (`mypy_path = typings`), not the real package; \"stubs\" = no plugin, \"plugin\" = `plugins = mypy_plugin`, both on "
              "mypy's default (native) parser; \"plugin-ast\" = the plugin with `--no-native-parser` (the "
-             "Python-ast parser it used to force); \"annotations\" = the plugin's annotation reading only. "
+             "Python-ast parser it used to force); \"annotations\" = the plugin's annotation reading only; "
+             "\"pypto-check\" = the command, given the plugin's config (what it adds to mypy + plugin). "
              "CPU = user + sys of the mypy process; every figure is the median of the runs shown; "
              "configurations alternate run by run.")
     L.append("")
@@ -437,8 +449,8 @@ def report(results: list[dict], oracle: dict | None, meta: dict, corpus: dict | 
         L.append("")
         L.append("| N modules + host modules (kernels, lines) | stubs CPU | plugin CPU | **plugin / stubs CPU** "
                  "| stubs wall | plugin wall | plugin / stubs wall | plugin-ast / stubs CPU | annotations / stubs CPU "
-                 "| spread of runs (stubs / plugin CPU) |")
-        L.append("|---|---|---|---|---|---|---|---|---|---|")
+                 "| pypto-check / stubs CPU | spread of runs (stubs / plugin CPU) |")
+        L.append("|---|---|---|---|---|---|---|---|---|---|---|")
         for r in results:
             m = r["mypy"]
             cpu = {k: med(v[f"{phase}_cpu"]) for k, v in m.items()}
@@ -449,7 +461,7 @@ def report(results: list[dict], oracle: dict | None, meta: dict, corpus: dict | 
             L.append(f"| {r['n']} + {r.get('hosts', 0)} ({r['kernels']}, {r['lines']}) | {fmt_s(cpu['stubs'])} "
                      f"| {fmt_s(cpu['plugin'])} | **{ratio('plugin')}** | {fmt_s(wall['stubs'])} "
                      f"| {fmt_s(wall['plugin'])} | {ratio('plugin', wall)} | {ratio('plugin-ast')} "
-                     f"| {ratio('annotations')} | {spread(m['stubs'][f'{phase}_cpu'])} / "
+                     f"| {ratio('annotations')} | {ratio(CLI)} | {spread(m['stubs'][f'{phase}_cpu'])} / "
                      f"{spread(m['plugin'][f'{phase}_cpu'])} |")
         L.append("")
     L.append("Runs per cell: " + ", ".join(f"N={r['n']}: {r['repeat']}" for r in results) + ".")
@@ -502,15 +514,16 @@ def report(results: list[dict], oracle: dict | None, meta: dict, corpus: dict | 
         L.append(f"Real code ({corpus['label']}; {corpus['files']} files; config: {corpus['config']}):")
         L.append("")
         L.append("| phase | stubs CPU | plugin CPU | **plugin / stubs CPU** | stubs wall | plugin wall | plugin / stubs wall "
-                 "| plugin-ast / stubs CPU | spread (stubs / plugin CPU) |")
-        L.append("|---|---|---|---|---|---|---|---|---|")
+                 "| plugin-ast / stubs CPU | pypto-check / stubs CPU | spread (stubs / plugin CPU) |")
+        L.append("|---|---|---|---|---|---|---|---|---|---|")
         m = corpus["mypy"]
         for phase in ("cold", "warm"):
             cpu = {k: med(v[f"{phase}_cpu"]) for k, v in m.items()}
             wall = {k: med(v[phase]) for k, v in m.items()}
             ast_ = f"{cpu['plugin-ast'] / cpu['stubs']:.2f}x" if "plugin-ast" in cpu else "-"
+            cli = f"{cpu[CLI] / cpu['stubs']:.2f}x" if CLI in cpu else "-"
             L.append(f"| {phase} | {fmt_s(cpu['stubs'])} | {fmt_s(cpu['plugin'])} | **{cpu['plugin'] / cpu['stubs']:.2f}x** "
-                     f"| {fmt_s(wall['stubs'])} | {fmt_s(wall['plugin'])} | {wall['plugin'] / wall['stubs']:.2f}x | {ast_} "
+                     f"| {fmt_s(wall['stubs'])} | {fmt_s(wall['plugin'])} | {wall['plugin'] / wall['stubs']:.2f}x | {ast_} | {cli} "
                      f"| {spread(m['stubs'][f'{phase}_cpu'])} / {spread(m['plugin'][f'{phase}_cpu'])} |")
         L.append("")
         L.append(f"- stubs: {m['stubs']['summary']}; plugin: {m['plugin']['summary']}; runs per cell: {corpus['repeat']}")

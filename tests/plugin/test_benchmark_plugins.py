@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from mypy import api
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
@@ -43,3 +44,20 @@ def test_annotations_only_plugin_reads_annotations_and_runs_no_check(tmp_path: P
         'k.py:8: note: Revealed type is "pypto.Tensor[Any, Any]"',
         "Success: no issues found in 1 source file",
     ], stdout
+
+
+def test_the_command_configuration_checks_what_the_plugin_configuration_checks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # run.py's "pypto-check" configuration runs the command with the plugin's config: the same
+    # output as "plugin" (python -m mypy), so the two differ only in what the command costs.
+    (tmp_path / "k.py").write_text(KERNEL.replace("    reveal_type(x)\n", "").replace("    reveal_type(s)\n", ""))
+    (tmp_path / "plugin.ini").write_text(run.PLUGIN_INI.replace("mypy_path = typings\n", ""))
+    monkeypatch.setattr(run, "TARGETS_DIRS", ["k.py"])
+    outputs = {}
+    for name in ("plugin", run.CLI):
+        cfg, extra = run.CONFIGS[name]
+        done = run.run_measured(run.command(sys.executable, name, cfg, tmp_path / f".cache-{name}", extra), tmp_path)
+        assert done["rc"] == 1, done["out"]
+        outputs[name] = done["out"]
+    assert "[pypto-reduce-align]" in outputs["plugin"]
+    assert outputs[run.CLI] == outputs["plugin"]
