@@ -9,11 +9,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Collection, Sequence
 
-from .apply import run
-from .edits import EDITS
 from .findings import Finding
+from .fixable import FIXABLE
 
-FIXABLE = tuple(sorted(EDITS))
 STYLES = ("operators", "subscript")  # the keys of styles.STYLES, without importing mypy.build here
 
 __all__ = ["FIXABLE", "STYLES", "fix_command"]
@@ -25,6 +23,8 @@ def fix_command(targets: Sequence[str], mypy_args: Sequence[str], *, write: bool
     """Fix (``write``) or print the diff; exit 1 while findings remain, like a check run.
     ``shown``: the remaining findings a check run would show (signal first), the others counted
     in ``hidden_line``."""
+    from .apply import run  # (libcst: imported when a fix runs, not for a plain check)
+
     outcome = run(targets, mypy_args, only)
     restyled = 0
     if styles:

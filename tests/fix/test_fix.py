@@ -470,3 +470,24 @@ def test_in_process_runs_keep_no_earlier_build_alive(tmp_path: Path) -> None:
         assert len(infos[-1]) == 1
     assert infos[0] != infos[1]
     assert len(host_sites._cache) <= 1
+
+
+def test_the_fixable_codes_are_the_edits_codes() -> None:
+    # FIXABLE names them without importing the edits (libcst): the same codes, in order.
+    from mypy_plugin.fix import FIXABLE
+    from mypy_plugin.fix.edits import EDITS
+
+    assert FIXABLE == tuple(sorted(EDITS))
+
+
+def test_a_check_without_fix_does_not_import_libcst(tmp_path: Path) -> None:
+    # libcst is a tenth of a second of imports, needed by --fix and --diff only.
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    program = (
+        "import sys\n"
+        "from mypy_plugin.cli import main\n"
+        "status = main(['examples', '--no-incremental'])\n"
+        "print('status', status, 'libcst' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.stdout.splitlines()[-1] == "status 1 False", done.stdout + done.stderr
