@@ -12,6 +12,7 @@ import ast
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from pathlib import Path
+from collections.abc import Callable
 from typing import Final
 
 from mypy.errors import ErrorInfo
@@ -139,11 +140,13 @@ class HelperTrace:
     where: str  # "in rows called here with x [8, 64] DT_FP32; entered with vec tile (8, 4)"
 
 
-def helper_trace(api: object, call: CallExpr, module: str, name: str, entry: Entry | None,
+def helper_trace(api: object, call: CallExpr, module: str, name: str, entry_at: Callable[[], Entry | None],
                  in_kernel: bool, bound: Value | None = None, func: FuncDef | None = None) -> HelperTrace | None:
     """The helper ``module.name`` traced for this call (None: not traced: a call from host code
     with no tensor, an unreadable source, not a helper, arguments that do not fit). A method
-    (``name`` is ``Class.method``) gets its object as ``bound`` and its definition as ``func``."""
+    (``name`` is ``Class.method``) gets its object as ``bound`` and its definition as ``func``.
+    ``entry_at`` gives what the call enters the helper with (the caller's tile pass): asked only
+    for a call that is traced, so a call from code that never uses PyPTO costs no pass."""
     actuals = call_actuals(api, call)
     if actuals is None or not in_kernel and not any(isinstance(a.value, TensorVal) for a in actuals):
         return None
@@ -155,6 +158,7 @@ def helper_trace(api: object, call: CallExpr, module: str, name: str, entry: Ent
     given = bind(api, source, name, actuals)
     if given is None:
         return None
+    entry = entry_at()
     names = parameter_names(source, name)
     node = call.callee.node if isinstance(call.callee, RefExpr) else None
     declared = declared_params(func if func is not None else node.func if isinstance(node, Decorator) else

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from mypy.nodes import CallExpr, Decorator, DictExpr, FuncDef, IntExpr, MypyFile, NameExpr, RefExpr, Statement, StrExpr
+from mypy.nodes import FUNC_NO_INFO, CallExpr, Decorator, DictExpr, FuncDef, IntExpr, MypyFile, NameExpr, RefExpr, Statement, StrExpr
 from mypy.types import CallableType, get_proper_type
 
 from ..knowledge.frontend import (
@@ -34,6 +34,12 @@ def is_kernel(module: MypyFile, func: FuncDef) -> bool:
     sym = module.names.get(func.name)
     if sym is not None and isinstance(sym.node, Decorator) and sym.node.func is func:
         return decorated_with(sym.node, KERNEL_DECORATORS)
+    # A method is its class's symbol (a decorated method, ``@property`` and the like, is common in
+    # code that never uses PyPTO: no scan of its module for each of its calls).
+    if func.info is not FUNC_NO_INFO:
+        member = func.info.names.get(func.name)
+        if member is not None and isinstance(member.node, Decorator) and member.node.func is func:
+            return decorated_with(member.node, KERNEL_DECORATORS)
     for node in decorators(module.defs):
         if node.func is func:
             return decorated_with(node, KERNEL_DECORATORS)
