@@ -90,7 +90,7 @@ def main() -> int:
             return result
         infos = captured[-1]
         entry = self.session.helper_entry(ctx)  # type: ignore[attr-defined]
-        traced = X.helper_trace(ctx.api, call, tree.fullname, func.name, lambda: entry, True)  # type: ignore[attr-defined]
+        traced = X.helper_trace(ctx.api, call, tree.fullname, func.name, lambda: entry, lambda: True)  # type: ignore[attr-defined]
         results["compared"] += 1
         copy = {(i.line, i.code.code, i.message) for i in infos  # type: ignore[attr-defined]
                 if i.severity == "error" and i.code is not None and i.code.code.startswith("pypto-")

@@ -22,6 +22,7 @@ from mypy.nodes import (
 
 from .. import config, insight
 from ..bridge import diagnostics
+from ..bridge.tensor_types import tensor_val
 from ..host.call_check import fmt_binding
 from ..knowledge.codes import op_codes
 from ..knowledge.findings import Finding
@@ -141,14 +142,19 @@ class HelperTrace:
 
 
 def helper_trace(api: object, call: CallExpr, module: str, name: str, entry_at: Callable[[], Entry | None],
-                 in_kernel: bool, bound: Value | None = None, func: FuncDef | None = None) -> HelperTrace | None:
+                 in_kernel: Callable[[], bool], bound: Value | None = None,
+                 func: FuncDef | None = None) -> HelperTrace | None:
     """The helper ``module.name`` traced for this call (None: not traced: a call from host code
     with no tensor, an unreadable source, not a helper, arguments that do not fit). A method
     (``name`` is ``Class.method``) gets its object as ``bound`` and its definition as ``func``.
-    ``entry_at`` gives what the call enters the helper with (the caller's tile pass): asked only
-    for a call that is traced, so a call from code that never uses PyPTO costs no pass."""
+    ``in_kernel`` (is the call in a kernel's trace) and ``entry_at`` (what the call enters the
+    helper with: the caller's tile pass) are asked only when needed, so a call from code that
+    never uses PyPTO costs neither."""
+    tensors = _passes_a_tensor(api, call)
+    if not tensors and not in_kernel():
+        return None  # host code with no tensor (told from the arguments' types, no value read)
     actuals = call_actuals(api, call)
-    if actuals is None or not in_kernel and not any(isinstance(a.value, TensorVal) for a in actuals):
+    if actuals is None:
         return None
     source = module_sources.load(api, module)
     if source is None:
@@ -179,6 +185,13 @@ def helper_trace(api: object, call: CallExpr, module: str, name: str, entry_at: 
                                                               mirror=True)
     shown = [n for n in names if bound is None or n != names[0]]
     return HelperTrace(found, baseline, f"in {name} called here with {fmt_params(params, shown)}{fmt_tiles(tiles)}")
+
+
+def _passes_a_tensor(api: object, call: CallExpr) -> bool:
+    """Is an argument of the call a PyPTO tensor (its type; an argument's value is a tensor exactly
+    when its type is, :func:`call_values.value_of`)? True when the types cannot be read."""
+    lookup = getattr(api, "lookup_type_or_none", None)
+    return lookup is None or any(tensor_val(lookup(a)) is not None for a in call.args)
 
 
 def _into_output(api: object, call: CallExpr) -> tuple[bool, str | None] | None:

@@ -152,7 +152,7 @@ class HelperCalls:
         method = p.type.get_method(call.callee.name) if isinstance(p, Instance) else None
         entry_at = getattr(self.session, "helper_entry")
         traced = cross_module.helper_trace(ctx.api, call, obj.cls.module, f"{obj.cls.name}.{call.callee.name}",
-                                           lambda: entry_at(ctx), in_kernel, obj,
+                                           lambda: entry_at(ctx), lambda: in_kernel, obj,
                                            method if isinstance(method, FuncDef) else None)
         if traced is None:
             return None
@@ -168,7 +168,7 @@ class HelperCalls:
             return None
         entry_at = getattr(self.session, "helper_entry")
         traced = cross_module.helper_trace(ctx.api, call, module, name, lambda: entry_at(ctx),
-                                           _in_a_kernel(ctx, tree))
+                                           lambda: _in_a_kernel(ctx, tree))
         if traced is None:
             return None
         if traced.baseline is not traced.found:
