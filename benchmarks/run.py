@@ -56,6 +56,7 @@ PLUGIN_INI = "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n" + FAKE
 # The annotation reading alone (no op hooks): splits the plugin's cost, see annotations_only_plugin.py.
 ANNOTATIONS_INI = f"[mypy]\nplugins = {HERE / 'annotations_only_plugin.py'}\ncheck_untyped_defs = True\n" + FAKE_TORCH
 
+CLI = "pypto-check"  # the configuration run through the command, not `python -m mypy`
 CONFIGS = {
     # name: (config file, extra mypy args)
     "stubs": ("stubs.ini", []),
@@ -66,9 +67,8 @@ CONFIGS = {
     # The plugin without the host-call checks ([pypto-stubs] host_calls = false): their cost.
     "plugin-no-calls": ("plugin-no-calls.ini", []),
     # The command users run (the plugin's config given to it): what it adds to mypy + plugin.
-    "pypto-check": ("plugin.ini", []),
+    CLI: ("plugin.ini", []),
 }
-CLI = "pypto-check"  # the configuration run through the command, not `python -m mypy`
 TARGETS_DIRS = ["kernels", "hosts"]
 
 # The cost targets of the issue on cost (cold, flat in N, the daemon); warm runs are reported only.

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import ast
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from collections.abc import Callable
 from typing import Final
 
 from mypy.errors import ErrorInfo

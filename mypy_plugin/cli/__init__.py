@@ -42,8 +42,8 @@ _PARSEABLE = ["--show-column-numbers", "--show-error-end", "--show-error-codes",
 def console_entry() -> None:
     """The ``pypto-check`` command: :func:`main`, then leave without tearing down what the check
     built, as mypy's own command does. Python frees every object at a normal exit: after an
-    in-process mypy run that is millions of them (a third of the run's CPU on 170 files of real
-    PyPTO code, docs/validation.md). Output is flushed first; an exception leaves as usual."""
+    in-process mypy run that is millions of them (a quarter of the command's CPU on 170 files of
+    real PyPTO code, docs/validation.md). Output is flushed first; an exception leaves as usual."""
     status = main()
     _leave(status)
 

@@ -267,7 +267,7 @@ def test_plugin_alone_agrees_with_pypto_check_on_examples(tmp_path: Path) -> Non
 
 def test_the_command_leaves_without_tearing_down_the_check(tmp_path: Path) -> None:
     # Like mypy's own command, pypto-check exits without freeing the objects the in-process check
-    # built (that teardown was a third of its CPU on real code): at-exit handlers never run, and
+    # built (that teardown was a quarter of its CPU on real code): at-exit handlers never run, and
     # the output still arrives whole through a pipe, with the check's status.
     shutil.copytree(EXAMPLES, tmp_path / "examples")
     program = (
