@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy.nodes import MypyFile
 from mypy.options import Options
@@ -22,23 +22,49 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
 
-from . import config
-from .bridge import diagnostics
-from .bridge.tensor_types import TENSOR
-from .calls import call_sites, conftests, cross_module, helpers, module_sources
+# errorcodes: creating the pypto-* codes registers them, before mypy reads enable_error_code.
+from . import config, errorcodes  # noqa: F401
+from .calls import conftests, module_sources
 from .debug import degrade
-from .hooks import (
-    attributes, builtin_minmax, call_forms, container_reads, jit_options, kernel_calls, module_options, op_calls,
-    scalar_minmax, session, unpacked_options,
-)
-from .hooks.annotations import analyze_tensor
-from .kernel import decorators
+from .hooks import module_options
 from .knowledge import frontend
-from .knowledge.members import NO_METHODS
-from .knowledge.ops import OPS
+from .lazy_modules import lazy
 from .rewrite import module_marker, native_parse, parse_count
 from .rewrite.markers import MARKER_FULLNAME, analyze_marker
 from .rewrite.transform import transform_source
+
+if TYPE_CHECKING:
+    from .bridge import tensor_types
+    from .calls import call_sites, cross_module, helpers
+    from .hooks import (
+        attributes, builtin_minmax, call_forms, container_reads, jit_options, kernel_calls, op_calls, scalar_minmax,
+        unpacked_options,
+    )
+    from .hooks import session as hook_session
+    from .hooks import annotations as tensor_annotations
+    from .kernel import decorators
+    from .knowledge import members, ops
+else:
+    # The checks, imported when a hook first reads them: a warm run, which checks nothing, does
+    # not pay for importing them (lazy_modules.py). What every run uses is imported above.
+    tensor_types = lazy("mypy_plugin.bridge.tensor_types")
+    call_sites = lazy("mypy_plugin.calls.call_sites")
+    cross_module = lazy("mypy_plugin.calls.cross_module")
+    helpers = lazy("mypy_plugin.calls.helpers")
+    attributes = lazy("mypy_plugin.hooks.attributes")
+    builtin_minmax = lazy("mypy_plugin.hooks.builtin_minmax")
+    call_forms = lazy("mypy_plugin.hooks.call_forms")
+    container_reads = lazy("mypy_plugin.hooks.container_reads")
+    jit_options = lazy("mypy_plugin.hooks.jit_options")
+    kernel_calls = lazy("mypy_plugin.hooks.kernel_calls")
+    op_calls = lazy("mypy_plugin.hooks.op_calls")
+    scalar_minmax = lazy("mypy_plugin.hooks.scalar_minmax")
+    hook_session = lazy("mypy_plugin.hooks.session")
+    unpacked_options = lazy("mypy_plugin.hooks.unpacked_options")
+    tensor_annotations = lazy("mypy_plugin.hooks.annotations")
+    decorators = lazy("mypy_plugin.kernel.decorators")
+    members = lazy("mypy_plugin.knowledge.members")
+    ops = lazy("mypy_plugin.knowledge.ops")
 
 
 def _fingerprint() -> str:
@@ -80,8 +106,8 @@ class PyptoPlugin(Plugin):
             # Like mypy's own config errors: one line, exit status 2, no traceback.
             sys.stderr.write(f"{options.config_file}: error: {err}\n")
             raise SystemExit(2) from None
-        self.session = session.Session(self.config)
-        self._helper_calls = helpers.HelperCalls(self.session)
+        self._session: hook_session.Session | None = None  # made when a hook first needs it
+        self._helpers: helpers.HelperCalls | None = None
         config.activate(self.config)
         module_sources.use_cache_dir(options.cache_dir if options.incremental else None)
         # `dmypy run` loads the plugin again on each run and restarts when a plugin module's
@@ -108,6 +134,18 @@ class PyptoPlugin(Plugin):
         self.module_options = module_options.ModuleOptions(options, self.config.allows_rebinding)
         self._config_data: dict[str, Any] = {"plugin": _PLUGIN_FINGERPRINT, **self.config.to_json()}
 
+    @property
+    def session(self) -> hook_session.Session:
+        """What the hooks share (made at the first hook: a run that checks nothing needs none)."""
+        if self._session is None:
+            self._session = hook_session.Session(self.config)
+        return self._session
+
+    @property
+    def _helper_calls(self) -> helpers.HelperCalls:
+        if self._helpers is None:
+            self._helpers = helpers.HelperCalls(self.session)
+        return self._helpers
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         try:
@@ -123,7 +161,7 @@ class PyptoPlugin(Plugin):
         return {**self._config_data, **sources}
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
-        if fullname in (TENSOR, "pypto.tensor"):  # `tensor` is the runtime alias
+        if fullname in (tensor_types.TENSOR, "pypto.tensor"):  # `tensor` is the runtime alias
             return self._analyze_tensor
         if fullname == MARKER_FULLNAME:  # names the source rewrite writes (rewrite_markers.py)
             return self._analyze_marker
@@ -146,7 +184,7 @@ class PyptoPlugin(Plugin):
 
     def _analyze_tensor(self, ctx: AnalyzeTypeContext) -> Type:
         self._apply_module_options(ctx)
-        return analyze_tensor(ctx)
+        return tensor_annotations.analyze_tensor(ctx)
 
     # mypy asks once per call expression: build each hook once per fullname.
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
@@ -245,7 +283,7 @@ class PyptoPlugin(Plugin):
         return hook
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        if fullname == TENSOR:
+        if fullname == tensor_types.TENSOR:
             return op_calls.constructor_hook(self.session)
         if fullname in frontend.DECORATORS:
             return op_calls.decorator_hook(self.session)
@@ -258,7 +296,7 @@ class PyptoPlugin(Plugin):
         if fullname == frontend.JIT_DECORATOR_CALL:
             return op_calls.decorator_hook(self.session)
         if fullname in op_calls.REFLECTED_COMPARISONS:
-            return op_calls.reflected_comparison_hook(self.session, OPS[op_calls.REFLECTED_COMPARISONS[fullname]])
+            return op_calls.reflected_comparison_hook(self.session, ops.OPS[op_calls.REFLECTED_COMPARISONS[fullname]])
         if fullname in container_reads.METHODS:
             return container_reads.hook
         if fullname == "pypto.Tensor.__setitem__":
@@ -267,7 +305,7 @@ class PyptoPlugin(Plugin):
             return op_calls.write_hook(self.session, "move")
         if fullname.startswith("pypto.Tensor."):
             name = fullname[len("pypto.Tensor."):]
-            if name in NO_METHODS:  # declared in the stubs only so they can be reported
+            if name in members.NO_METHODS:  # declared in the stubs only so they can be reported
                 return op_calls.no_method_hook(name)
             op = op_calls.METHOD_TABLE.get(fullname)
             if op is not None:

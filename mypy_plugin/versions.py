@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from importlib import metadata
 from typing import Final
 
 # Keep in step with pyproject.toml's "mypy>=2.4.1,<2.5" (tests/project/test_packaging.py checks both).
@@ -40,6 +39,8 @@ def unsupported_mypy_message(version: str) -> str:
 
 
 def pypto_stubs_version() -> str:
+    from importlib import metadata  # (here: mypy imports this module on every run, and only --version asks)
+
     try:
         return metadata.version("pypto-stubs")
     except metadata.PackageNotFoundError:

@@ -24,7 +24,7 @@ import json
 import os
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from mypy.nodes import MypyFile, Var
 from mypy.util import decode_python_encoding
@@ -32,14 +32,25 @@ from mypy.util import decode_python_encoding
 from ..bridge.folding import int_of_type
 from ..rewrite import parsed_trees
 from ..rewrite.module_marker import DIGEST_NAME, source_digest
-from ..trace.modules import TracedModule
-from ..trace.written_dtypes import decorated_functions, parameter_dtypes
 from . import direct_imports
+
+if TYPE_CHECKING:
+    from ..trace.modules import TracedModule
 
 # module being checked -> {module read: (its path, its digest)}, in this process
 _READ: dict[str, dict[str, tuple[str, int]]] = {}
 _CACHE_DIR: list[str] = []
-parsed_trees.summarize_with(decorated_functions)  # the rewrite keeps what kernel_dtypes reads
+
+
+def _decorated_functions(tree: ast.Module, path: str, text: str) -> object:
+    # The tracer is imported at the first parse, not with this module: a run that parses nothing
+    # (a warm cache) needs none of it. (A plain import: parser threads may both ask at once.)
+    from ..trace.written_dtypes import decorated_functions
+
+    return decorated_functions(tree, path, text)
+
+
+parsed_trees.summarize_with(_decorated_functions)  # the rewrite keeps what kernel_dtypes reads
 _SUBDIR: Final = os.path.join("pypto-stubs", "sources")
 
 
@@ -75,7 +86,11 @@ def kernel_dtypes(api: object, name: str, function: str) -> dict[str, str] | Non
         return None
     _record(api, name, path, expected)
     fdef = found.functions.get(function)
-    return None if fdef is None else parameter_dtypes(fdef)
+    if fdef is None:
+        return None
+    from ..trace.written_dtypes import parameter_dtypes  # (see _decorated_functions)
+
+    return parameter_dtypes(fdef)
 
 
 def _declared(api: object, name: str) -> tuple[str, int] | None:
@@ -140,6 +155,8 @@ def _parsed(name: str, path: str, digest: int, text: str) -> TracedModule | None
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    from ..trace.modules import TracedModule  # (see _decorated_functions)
+
     return TracedModule(name, path, text, tree, os.path.basename(path) == "__init__.py", str(digest))
 
 
