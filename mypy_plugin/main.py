@@ -40,8 +40,8 @@ if TYPE_CHECKING:
         attributes, builtin_minmax, call_forms, container_reads, jit_options, kernel_calls, op_calls, scalar_minmax,
         unpacked_options,
     )
-    from .hooks import session as hook_session
     from .hooks import annotations as tensor_annotations
+    from .hooks import session as hook_session
     from .kernel import decorators
     from .knowledge import members, ops
 else:
