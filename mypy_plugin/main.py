@@ -121,6 +121,7 @@ class PyptoPlugin(Plugin):
         self._call_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
         self._kernel_names: dict[str, bool] = {}  # _may_be_kernel's answers (same life as _call_hooks)
         self._lookups_at = -1  # the parse both were kept since (_lookups_since_last_parse)
+        self._pypto_in_build = False  # once seen, the hooks stay (without_pypto)
         # Tensor annotations in the call form are lost by the parser: rewrite them before it
         # runs, on every parse (cold, incremental, daemon, workers). mypy honours
         # transform_source only in its Python-ast parser; native_parse wraps the native one,
@@ -186,8 +187,22 @@ class PyptoPlugin(Plugin):
         self._apply_module_options(ctx)
         return tensor_annotations.analyze_tensor(ctx)
 
+    def _without_pypto(self) -> bool:
+        """No module of this build imports pypto: no tensor, kernel or helper exists, so every call,
+        method and attribute hook would give mypy's own answer. A repository's other code then pays
+        for none of them (the type-analyze hook stays: the rewrite's markers need it)."""
+        if self._pypto_in_build:
+            return False
+        modules = self._modules
+        if modules is None or "pypto" in modules:
+            self._pypto_in_build = modules is not None
+            return False
+        return True
+
     # mypy asks once per call expression: build each hook once per fullname.
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if self._without_pypto():
+            return None
         if fullname not in self._function_hooks:
             self._function_hooks[fullname] = call_forms.wrap(fullname, self._function_hook(fullname))
         hook = self._function_hooks[fullname]
@@ -241,6 +256,8 @@ class PyptoPlugin(Plugin):
             self._lookups_at = parse_count.last()
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        if self._without_pypto():
+            return None
         if fullname in builtin_minmax.NAMES:
             return builtin_minmax.signature_hook(fullname)
         if fullname == frontend.JIT:
@@ -274,6 +291,8 @@ class PyptoPlugin(Plugin):
         return found
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if self._without_pypto():
+            return None
         if fullname not in self._method_hooks:
             self._method_hooks[fullname] = call_forms.wrap(fullname, self._method_hook(fullname))
         hook = self._method_hooks[fullname]
@@ -313,6 +332,8 @@ class PyptoPlugin(Plugin):
         return None
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        if self._without_pypto():
+            return None
         if fullname == "pypto.Tensor.T":
             return attributes.transpose_attribute_hook(self.session)
         if fullname == "pypto.Tensor.shape":
