@@ -34,6 +34,16 @@ def run(n):
 """
 
 
+def _check(tmp_path: Path, util: str) -> str:
+    (tmp_path / "util.py").write_text(util)
+    (tmp_path / "main.py").write_text(MAIN)
+    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n")
+    stdout, stderr, status = api.run(["--config-file", str(tmp_path / "mypy.ini"), "--no-incremental",
+                                      str(tmp_path / "main.py"), str(tmp_path / "util.py")])
+    assert status == 0 and stderr == "", stdout + stderr
+    return stdout
+
+
 def test_calls_between_modules_without_pypto_run_no_tile_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     passes = [0]
     block = tile_flow._Flow.block
@@ -43,23 +53,8 @@ def test_calls_between_modules_without_pypto_run_no_tile_pass(tmp_path: Path, mo
         return block(self, *args, **kwargs)
 
     monkeypatch.setattr(tile_flow._Flow, "block", counted)
-    (tmp_path / "util.py").write_text(UTIL)
-    (tmp_path / "main.py").write_text(MAIN)
-    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n")
-    stdout, stderr, status = api.run(["--config-file", str(tmp_path / "mypy.ini"), "--no-incremental",
-                                      str(tmp_path / "main.py"), str(tmp_path / "util.py")])
-    assert status == 0 and stderr == "", stdout + stderr
+    _check(tmp_path, UTIL)
     assert passes[0] == 0
-
-
-def _check(tmp_path: Path, util: str) -> str:
-    (tmp_path / "util.py").write_text(util)
-    (tmp_path / "main.py").write_text(MAIN)
-    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n")
-    stdout, stderr, status = api.run(["--config-file", str(tmp_path / "mypy.ini"), "--no-incremental",
-                                      str(tmp_path / "main.py"), str(tmp_path / "util.py")])
-    assert status == 0 and stderr == "", stdout + stderr
-    return stdout
 
 
 def test_a_build_without_pypto_looks_up_no_hook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
