@@ -5,8 +5,8 @@ module of the build importing pypto, no call, method or attribute hook is even l
 
 from __future__ import annotations
 
-from pathlib import Path
 import collections
+from pathlib import Path
 from typing import Any
 
 import pytest
