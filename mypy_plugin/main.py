@@ -190,9 +190,8 @@ class PyptoPlugin(Plugin):
     def _without_pypto(self) -> bool:
         """No module of this build imports pypto: no tensor, kernel or helper exists, so every call,
         method and attribute hook would give mypy's own answer. A repository's other code then pays
-        for none of them (the type-analyze hook stays: the rewrite's markers need it)."""
-        if self._pypto_in_build:
-            return False
+        for none of them (the type-analyze hook stays: the rewrite's markers need it). The getters
+        read the sticky flag before calling this: mypy asks them ~290,000 times on the public code."""
         modules = self._modules
         if modules is None or "pypto" in modules:
             self._pypto_in_build = modules is not None
@@ -201,7 +200,7 @@ class PyptoPlugin(Plugin):
 
     # mypy asks once per call expression: build each hook once per fullname.
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        if self._without_pypto():
+        if not self._pypto_in_build and self._without_pypto():
             return None
         if fullname not in self._function_hooks:
             self._function_hooks[fullname] = call_forms.wrap(fullname, self._function_hook(fullname))
@@ -256,7 +255,7 @@ class PyptoPlugin(Plugin):
             self._lookups_at = parse_count.last()
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        if self._without_pypto():
+        if not self._pypto_in_build and self._without_pypto():
             return None
         if fullname in builtin_minmax.NAMES:
             return builtin_minmax.signature_hook(fullname)
@@ -291,7 +290,7 @@ class PyptoPlugin(Plugin):
         return found
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        if self._without_pypto():
+        if not self._pypto_in_build and self._without_pypto():
             return None
         if fullname not in self._method_hooks:
             self._method_hooks[fullname] = call_forms.wrap(fullname, self._method_hook(fullname))
@@ -332,7 +331,7 @@ class PyptoPlugin(Plugin):
         return None
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
-        if self._without_pypto():
+        if not self._pypto_in_build and self._without_pypto():
             return None
         if fullname == "pypto.Tensor.T":
             return attributes.transpose_attribute_hook(self.session)
