@@ -122,6 +122,47 @@ def test_warm_incremental_run_matches_cold(tmp_path: Path, name: str) -> None:
     assert after_cold != before, "the edit must change the findings, or the test proves nothing"
 
 
+def _fresh_checkout(src: Path, dst: Path) -> None:
+    """The project as a CI job sees it: the same files written anew in another directory, every
+    modification time new (mypy then compares the files' hashes with its cache's)."""
+    dst.mkdir()
+    for path in src.iterdir():
+        if path.is_file():
+            (dst / path.name).write_bytes(path.read_bytes())
+            st = (dst / path.name).stat()
+            os.utime(dst / path.name, (st.st_atime + 10, st.st_mtime + 10))
+
+
+def _reused(root: Path, cache: Path) -> tuple[list[str], str]:
+    """The findings of a run with ``cache``, and mypy's log of what it took from the cache."""
+    cmd = [sys.executable, "-m", "mypy", "-v", "--cache-dir", str(cache), "--config-file", "pyproject.toml", "kernel.py"]
+    out = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False, timeout=300)
+    return _errors(out.stdout), out.stderr
+
+
+@pytest.mark.parametrize("name", ["constant_in_other_module", "plugin_option"])
+def test_a_cache_restored_in_a_fresh_checkout_is_used_and_matches_cold(tmp_path: Path, name: str) -> None:
+    # A CI job that restores the mypy cache of an earlier job (docs/integrations.md): another
+    # checkout directory, new modification times. The modules whose text is the same are taken
+    # from the cache (nothing the plugin records for a module names a directory or a time), and
+    # an edit since is seen as in any warm run.
+    first, cache = tmp_path / "first", tmp_path / ".cache"
+    first.mkdir()
+    _project(first)
+    before = _mypy(first, cache)
+    second = tmp_path / "second"
+    _fresh_checkout(first, second)
+    same, log = _reused(second, cache)
+    assert same == before == _cold(second)
+    for module, path in (("kernel", "kernel.py"), ("dims", str(second / "dims.py"))):
+        assert f"Updating mtime for {module}: file {path}," in log, log  # its hash matched: reused
+    assert "Metadata abandoned" not in log, log
+    SCENARIOS[name](second)
+    after, _ = _reused(second, cache)
+    assert after == _cold(second)
+    assert after != before, "the edit must change the findings, or the test proves nothing"
+
+
 @pytest.mark.parametrize("name", ["constant_in_other_module", "vec_tile_value", "helper_sets_the_tile"])
 def test_worker_runs_match_cold(tmp_path: Path, name: str) -> None:
     # --num-workers: the coordinator parses, the workers re-parse stale modules on their own.
