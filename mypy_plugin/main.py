@@ -130,8 +130,10 @@ class PyptoPlugin(Plugin):
         if options.native_parser and not native_parse.enable(options):
             options.native_parser = False
         # allow_redefinition and check_untyped_defs, only for modules with tensor annotations or
-        # that import pypto (module_marker.py).
-        module_options.prepare(options)
+        # that import pypto (module_marker.py). On the native parser those get their own copy of
+        # the options from the rewrite; the Python-ast parser reads no rewritten `# mypy:` line.
+        if not options.native_parser:
+            module_options.prepare(options)
         self.module_options = module_options.ModuleOptions(options, self.config.allows_rebinding)
         self._config_data: dict[str, Any] = {"plugin": _PLUGIN_FINGERPRINT, **self.config.to_json()}
 

@@ -5,14 +5,20 @@ Kernels rebind names to tensors of other shapes (``t = pypto.reshape(t, ...)``: 
 bodies mypy skips (``check_untyped_defs``). Setting either globally changes mypy's answers on
 code that never uses PyPTO, so the plugin sets them on the module's own ``Options``:
 
-- at load, one catch-all per-module section (``[mypy-*.*]``, empty) makes mypy give every module
-  its own copy of the options, identical to the global ones;
-- while mypy analyzes a tensor annotation (the type-analyze hook, before the module is type
-  checked), the plugin sets the two options on that module's copy.
+- a module that imports pypto gets a copy of its own from the ``# mypy:`` line the source rewrite
+  appends to it (``rewrite/module_marker.INLINE_OPTIONS``: mypy's native parser reads it from the
+  rewritten text); every other module keeps mypy's shared options. On mypy's Python-ast parser,
+  which reads ``# mypy:`` lines before the rewrite, one catch-all per-module section
+  (``[mypy-*.*]``, empty, added at load) gives every module a copy instead: mypy then builds a
+  new one at every lookup, which costs a sixth of a warm run (why it is not the default);
+- while mypy analyzes a tensor annotation or the module marker (the type-analyze hook, before
+  the module is type checked), the plugin sets the two options on that module's copy.
 
-mypy computes a module's cache key from the global options, not from this copy, so cached
-results stay valid; the change is a function of the module's source (a tensor annotation) and
-of the plugin (part of the cache key), so cold, warm and daemon runs agree. (A module with a
+A module that does not import pypto (its tensor types re-exported by another module) keeps
+mypy's options on the native parser: add ``import pypto`` to it (its call-form annotations need
+it too). mypy computes a module's cache key from the global options, not from this copy, so cached
+results stay valid; the change is a function of the module's source and of the plugin (part of
+the cache key), so cold, warm and daemon runs agree. (On the Python-ast parser, a module with a
 section of its own, ``[mypy-kernels.attn]``, shares mypy's cached copy: the first warm run after
 a cold one rechecks it once, then the cache holds.)
 """

@@ -10,7 +10,8 @@ is tokenized. Each edit is then one of:
   it as one expression over the same span, whatever its brackets hold;
 - ``-> _PyptoStubsKernelReturn`` (``kernel_returns.header_close`` checked the ``)`` and ``:``);
 - ``: _PyptoStubsConst[8]`` right after ``NAME`` of ``NAME = value``;
-- ``; from typing import ...`` at the end of a simple statement's line.
+- ``; from typing import ...`` at the end of a simple statement's line;
+- ``# mypy: ...`` as a new last line (a comment after everything: nothing before it moves).
 
 What is left unproven is whether the brackets' content parses: the caller's own parser says so
 (``native_parse`` parses the rewritten text anyway, and takes the file as written on any error).
@@ -29,6 +30,7 @@ from .source_text import ANNOTATION, Edit, SourceText
 RETURN: Final = "return"  # kernel_returns: the None return of a jit kernel
 CONSTANT: Final = "constant"  # ``NAME: _PyptoStubsConst[...]``
 IMPORT: Final = "import"  # the appended helper import
+INLINE_CONFIG: Final = "inline-config"  # module_marker.INLINE_OPTIONS, as a new last line
 
 # Characters that start a string, a comment or a line continuation (and a placeholder of ours).
 _HAZARD: Final = re.compile(rb"[#\\'\"\f\x01]")
@@ -46,6 +48,7 @@ _NAMES: Final = re.compile(_NAME)
 _ADDED: Final = re.compile(rb"[ \t]*" + ALIAS_PREFIX.encode() + rb"[A-Za-z0-9_]*[ \t]*(?:\[.*)?", re.DOTALL)
 _ASSIGN_AFTER: Final = re.compile(rb"[ \t]*=(?!=)")
 _LINE_REST: Final = re.compile(rb"[ \t]*(?:[;#\r\n]|\Z)")
+_CONFIG_LINE: Final = re.compile(rb"\n?# mypy: [a-z-]+(?:, [a-z-]+)*\n")
 
 
 def proven(src: SourceText, spans: list[tuple[int, int]]) -> bool:
@@ -62,6 +65,9 @@ def proven(src: SourceText, spans: list[tuple[int, int]]) -> bool:
                 return False
         elif e.kind == IMPORT:
             if not _LINE_REST.match(src.data, e.end) or _HAZARD.search(e.text):
+                return False
+        elif e.kind == INLINE_CONFIG:
+            if e.start != len(src.data) or not _CONFIG_LINE.fullmatch(e.text):
                 return False
         elif e.kind != RETURN:
             return False

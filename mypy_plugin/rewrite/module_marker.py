@@ -76,6 +76,21 @@ def imports_pypto(nodes: Iterable[ast.AST]) -> bool:
     return found
 
 
+# A module the options are for gets its own copy of mypy's options from this line, which the rewrite
+# appends as the file's new last line (mypy reads ``# mypy:`` lines from the text its native parser
+# was given): ``module_options.apply`` then has a copy to change, where other modules keep mypy's
+# one. Without it every module would need a copy (a catch-all config section): mypy then makes a
+# new one at every lookup, a sixth of a warm run's cost. Setting check_untyped_defs here, at the
+# parse, is what the type-analyze hook sets anyway; allow_redefinition stays with the hook.
+INLINE_OPTIONS: Final = "# mypy: check-untyped-defs"
+
+
+def options_wanted(nodes: Iterable[ast.AST], annotations: Iterable[ast.expr], is_tensor: Callable[[ast.expr], bool]
+                   ) -> bool:
+    """Will the module get the PyPTO options: it imports pypto, or annotates with a tensor."""
+    return imports_pypto(nodes) or any(_names_tensor(a, is_tensor) for a in annotations)
+
+
 def wanted(nodes: Iterable[ast.AST], annotations: Iterable[ast.expr], is_tensor: Callable[[ast.expr], bool]) -> bool:
     """The module imports pypto and none of its annotations is a tensor annotation (one of those
     applies the options already)."""

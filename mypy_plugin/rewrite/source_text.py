@@ -107,6 +107,15 @@ class SourceText:
     def insert(self, pos: int, text: str, kind: str = ANNOTATION) -> None:
         self.replace(pos, pos, text, kind)
 
+    def append_line(self, text: str, kind: str) -> None:
+        """``text`` (one line) as a new last line: every line of the file stays where it is."""
+        new = text.encode("utf-8")
+        if LINE_BREAK.search(new):
+            raise EditError("an appended line must be one line")
+        ended = not self.data or self.data.endswith((b"\n", b"\r"))
+        end = len(self.data)
+        self.edits.append(Edit(end, end, (b"" if ended else b"\n") + new + b"\n", kind))
+
     def blank(self, start: int, end: int) -> None:
         """Spaces over [start, end), keeping line breaks where they are."""
         chunk = self.data[start:end]

@@ -25,6 +25,8 @@ common cases, every column too:
   ``-> _PyptoStubsKernelReturn`` (None; ``kernel_returns.py``), for ``--strict``.
 - ``; from typing import ForwardRef as _PyptoStubsConst`` (and ``Any``) is appended to a simple
   module-level statement.
+- A module that imports pypto gets ``# mypy: check-untyped-defs`` as a new last line: its own copy
+  of mypy's options, for the PyPTO module options (``module_marker.INLINE_OPTIONS``).
 
 Every replacement keeps the line breaks of the text it replaces, and the result is re-parsed
 and compared with the input (:mod:`rewrite_guard`): if it does not parse, or any statement,
@@ -90,6 +92,9 @@ def _rewrite(source: str, tree: ast.Module, keep: Callable[[ast.Module, Walk], N
     marker = module_marker.wanted(walk.definitions, (site.node for site in sites), names.is_tensor)
     if marker:  # a module importing pypto with no tensor annotation: its options (module_marker.py)
         rewriter.need_marker(module_marker.ALIAS)
+    if module_marker.options_wanted(walk.definitions, (site.node for site in sites), names.is_tensor) \
+            and module_marker.INLINE_OPTIONS not in source:
+        src.append_line(module_marker.INLINE_OPTIONS, edit_proof.INLINE_CONFIG)  # its own options copy
     digest = ""
     if module_marker.digest_wanted(walk.definitions):  # its bodies may be read by other modules' checks
         rewriter.need_marker(module_marker.DIGEST_ALIAS)

@@ -17,7 +17,7 @@ import pytest
 from mypy.options import Options
 
 from mypy_plugin.calls import module_sources  # noqa: F401  (it asks the rewrite for its summary)
-from mypy_plugin.rewrite import native_parse, parsed_trees
+from mypy_plugin.rewrite import module_marker, native_parse, parsed_trees
 from mypy_plugin.rewrite.module_marker import source_digest
 
 KERNEL = '''import pypto
@@ -79,7 +79,9 @@ def test_pypto_files_are_rewritten_and_keep_the_hash_of_the_file(tmp_path: Path)
     result = native_parse._make_wrapper(original)(str(path), None, **_kwargs(options))
     [(_, source, _)] = original.calls
     assert isinstance(source, str) and "pypto.Tensor[[8, 64], pypto.DT_FP32]" in source
-    assert source.count("\n") == KERNEL.count("\n")  # lines stay put
+    # lines stay put; one is added after the last (the module's own options: module_marker.py)
+    assert source.count("\n") == KERNEL.count("\n") + 1
+    assert source.endswith(f"\n{module_marker.INLINE_OPTIONS}\n")
     plain = _real_parse(str(path), None, **_kwargs(options))
     assert result[0] != plain[0]  # a different tree ...
     assert result[4]["source_hash"] == hashlib.sha1(KERNEL.encode()).hexdigest() == plain[4]["source_hash"]  # ... same hash

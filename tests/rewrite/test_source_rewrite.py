@@ -23,9 +23,18 @@ _DIGEST = re.compile(rf"(, ForwardRef as {module_marker.DIGEST_ALIAS})|(; {modul
                      rf"{module_marker.DIGEST_ALIAS}\[\d+\])")
 
 
+def _without_inline_options(source: str, out: str) -> str:
+    """``out`` without the ``# mypy:`` line module_marker.py appends (test_module_marker has it)."""
+    line = f"{module_marker.INLINE_OPTIONS}\n"
+    if not out.endswith(line) or source.endswith(line):
+        return out
+    out = out[:-len(line)]
+    return out[:-1] if not source.endswith(("\n", "\r")) else out
+
+
 def rewrite_source(source: str) -> str:
     """The rewrite without the declarations of module_marker.py (test_module_marker has them)."""
-    out = _DIGEST.sub("", _rewrite_source(source)).replace(f"; from typing import ForwardRef as {module_marker.DIGEST_ALIAS}",
+    out = _DIGEST.sub("", _without_inline_options(source, _rewrite_source(source))).replace(f"; from typing import ForwardRef as {module_marker.DIGEST_ALIAS}",
                                                          "; from typing import ")
     out = out.replace("; from typing import ;", ";").replace("; from typing import \n", "\n")
     out = out.replace("from typing import , ", "from typing import ")
@@ -242,14 +251,14 @@ def test_module_marker() -> None:
     digest = module_marker.source_digest(plain)
     marked = ("import os; from typing import ForwardRef as _PyptoStubsModule, ForwardRef as _PyptoStubsDigest; "
               f"_PyptoStubsUsesPypto: _PyptoStubsModule; _PyptoStubsSource: _PyptoStubsDigest[{digest}]\n"
-              "import pypto.frontend as pf\n\ndef test():\n    pass\n")
+              "import pypto.frontend as pf\n\ndef test():\n    pass\n# mypy: check-untyped-defs\n")
     assert _rewrite_source(plain) == marked
     assert _rewrite_source(marked) == marked
-    annotated = "import pypto\ndef k(a: pypto.Tensor):\n    pass\n"
+    annotated = "import pypto\ndef k(a: pypto.Tensor):\n    pass"  # (no line break at the end)
     digest = module_marker.source_digest(annotated)
     with_digest = annotated.replace(
         "import pypto\n", "import pypto; from typing import ForwardRef as _PyptoStubsDigest; "
-        f"_PyptoStubsSource: _PyptoStubsDigest[{digest}]\n")
+        f"_PyptoStubsSource: _PyptoStubsDigest[{digest}]\n") + "\n# mypy: check-untyped-defs\n"
     assert _rewrite_source(annotated) == with_digest
     assert _rewrite_source(with_digest) == with_digest
     assert _rewrite_source("import os\n'''import pypto'''\n") == "import os\n'''import pypto'''\n"
