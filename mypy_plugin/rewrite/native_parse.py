@@ -92,11 +92,12 @@ def _make_wrapper(original: Callable[..., Any]) -> Callable[..., Any]:
             text = source if isinstance(source, str) else decode_python_encoding(data)
         except Exception:  # undecodable: the real parse reports it
             return original(fnam, source, *args, **kwargs)
+        # the text itself if unchanged; the parse (a module that may call its own kernels) and
+        # what its calls may call are left for its host evaluation. Not the probe's: nothing
+        # evaluates it, and keeping its summary imports the tracer in a run that checks nothing.
+        keep = None if fnam == _PROBE_NAME else (lambda tree, walk: parsed_trees.keep(fnam, data, text, tree, walk))
         with _REWRITE_LOCK:
-            # the text itself if unchanged; the parse (a module that may call its own kernels) and
-            # what its calls may call are left for its host evaluation
-            new_text, unparsed = rewrite_for_parser(
-                text, keep=lambda tree, walk: parsed_trees.keep(fnam, data, text, tree, walk))
+            new_text, unparsed = rewrite_for_parser(text, keep=keep)
         if new_text is text or not isinstance(new_text, str):
             return original(fnam, source, *args, **kwargs)
         try:

@@ -21,8 +21,10 @@ def rowsum(x: pypto.Tensor([8, 64], pypto.DT_FP32), out: pypto.Tensor([8, 1], py
     out[:] = x.sum(-1, keepdim=True)
 """
 
-# What the plugin loads only when a hook needs it, and what the kernel above needs.
-CHECKS = ("mypy_plugin.calls.call_sites", "mypy_plugin.hooks.op_calls", "mypy_plugin.hooks.session")
+# What the plugin loads only when a hook needs it, and what the kernel above needs; the tracer,
+# which the source rewrite's first parse of a pypto module imports (not the parser probe's).
+CHECKS = ("mypy_plugin.calls.call_sites", "mypy_plugin.hooks.op_calls", "mypy_plugin.hooks.session",
+          "mypy_plugin.trace.written_dtypes")
 
 RUN = """\
 import json, sys, types
