@@ -93,7 +93,7 @@ def _rewrite(source: str, tree: ast.Module, keep: Callable[[ast.Module, Walk], N
     if marker:  # a module importing pypto with no tensor annotation: its options (module_marker.py)
         rewriter.need_marker(module_marker.ALIAS)
     if module_marker.options_wanted(walk.definitions, (site.node for site in sites), names.is_tensor) \
-            and module_marker.INLINE_OPTIONS not in source:
+            and not source.endswith(module_marker.INLINE_OPTIONS + "\n"):  # (a rewritten text stays)
         src.append_line(module_marker.INLINE_OPTIONS, edit_proof.INLINE_CONFIG)  # its own options copy
     digest = ""
     if module_marker.digest_wanted(walk.definitions):  # its bodies may be read by other modules' checks
