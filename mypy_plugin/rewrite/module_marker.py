@@ -85,16 +85,14 @@ def imports_pypto(nodes: Iterable[ast.AST]) -> bool:
 INLINE_OPTIONS: Final = "# mypy: check-untyped-defs"
 
 
-def options_wanted(nodes: Iterable[ast.AST], annotations: Iterable[ast.expr], is_tensor: Callable[[ast.expr], bool]
-                   ) -> bool:
-    """Will the module get the PyPTO options: it imports pypto, or annotates with a tensor."""
-    return imports_pypto(nodes) or any(_names_tensor(a, is_tensor) for a in annotations)
-
-
-def wanted(nodes: Iterable[ast.AST], annotations: Iterable[ast.expr], is_tensor: Callable[[ast.expr], bool]) -> bool:
-    """The module imports pypto and none of its annotations is a tensor annotation (one of those
-    applies the options already)."""
-    return imports_pypto(nodes) and not any(_names_tensor(a, is_tensor) for a in annotations)
+def wanted(nodes: Iterable[ast.AST], annotations: Iterable[ast.expr], is_tensor: Callable[[ast.expr], bool]
+           ) -> tuple[bool, bool]:
+    """(the marker, the options line): a module importing pypto with no tensor annotation needs the
+    marker (an annotation applies the options already); one that imports pypto or annotates with a
+    tensor gets the PyPTO options, so it needs its own copy of them (``INLINE_OPTIONS``)."""
+    imports = imports_pypto(nodes)
+    annotated = any(_names_tensor(a, is_tensor) for a in annotations)
+    return imports and not annotated, imports or annotated
 
 
 def _names_tensor(node: ast.expr, is_tensor: Callable[[ast.expr], bool]) -> bool:

@@ -89,11 +89,10 @@ def _rewrite(source: str, tree: ast.Module, keep: Callable[[ast.Module, Walk], N
     rewriter.annotate_local_constants(local_constants(tree, consts, frozenset(names.imported), walk))
     if add_kernel_returns(src, walk.definitions):
         rewriter.need_marker(KERNEL_RETURN_ALIAS)
-    marker = module_marker.wanted(walk.definitions, (site.node for site in sites), names.is_tensor)
+    marker, own_options = module_marker.wanted(walk.definitions, (site.node for site in sites), names.is_tensor)
     if marker:  # a module importing pypto with no tensor annotation: its options (module_marker.py)
         rewriter.need_marker(module_marker.ALIAS)
-    if module_marker.options_wanted(walk.definitions, (site.node for site in sites), names.is_tensor) \
-            and not source.endswith(module_marker.INLINE_OPTIONS + "\n"):  # (a rewritten text stays)
+    if own_options and not source.endswith(module_marker.INLINE_OPTIONS + "\n"):  # (a rewritten text stays)
         src.append_line(module_marker.INLINE_OPTIONS, edit_proof.INLINE_CONFIG)  # its own options copy
     digest = ""
     if module_marker.digest_wanted(walk.definitions):  # its bodies may be read by other modules' checks
