@@ -308,25 +308,28 @@ def annotation_sites(tree: ast.Module) -> list[AnnotationSite]:
     """Every annotation, with the parameter names of the functions enclosing it. Annotations
     only sit on statements, so only statements are visited (not expressions)."""
     found: list[AnnotationSite] = []
-
-    def visit(stmts: list[ast.stmt], params: frozenset[str], enclosing: EnclosingAliases | None) -> None:
-        for child in stmts:
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                a = child.args
-                args = [x for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x is not None]
-                inline = not any(names_jit(d) and not isinstance(d, ast.Call) for d in child.decorator_list)
-                found.extend(AnnotationSite(x.annotation, params, enclosing, child.lineno, inline)
-                             for x in args if x.annotation is not None)
-                if child.returns is not None:
-                    found.append(AnnotationSite(child.returns, params, enclosing, child.lineno, inline))
-                visit(child.body, params | {x.arg for x in args}, EnclosingAliases(child, enclosing))
-            elif isinstance(child, ast.AnnAssign):
-                found.append(AnnotationSite(child.annotation, params, None, child.lineno))
-            elif type(child) not in SIMPLE_STATEMENTS:  # blocks of if/for/while/with/try/class, except*, match
-                for field in ("body", "orelse", "finalbody"):
-                    visit(getattr(child, field, []), params, enclosing)
-                for block in (*getattr(child, "handlers", []), *getattr(child, "cases", [])):
-                    visit(block.body, params, enclosing)
-
-    visit(tree.body, frozenset(), None)
+    _visit_sites(tree.body, frozenset(), None, found)
     return found
+
+
+def _visit_sites(stmts: list[ast.stmt], params: frozenset[str], enclosing: EnclosingAliases | None,
+                 found: list[AnnotationSite]) -> None:
+    # (module-level recursion: a nested function calling itself is a reference cycle that would
+    # keep the sites, and the annotations they hold, alive until the next garbage collection)
+    for child in stmts:
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = child.args
+            args = [x for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x is not None]
+            inline = not any(names_jit(d) and not isinstance(d, ast.Call) for d in child.decorator_list)
+            found.extend(AnnotationSite(x.annotation, params, enclosing, child.lineno, inline)
+                         for x in args if x.annotation is not None)
+            if child.returns is not None:
+                found.append(AnnotationSite(child.returns, params, enclosing, child.lineno, inline))
+            _visit_sites(child.body, params | {x.arg for x in args}, EnclosingAliases(child, enclosing), found)
+        elif isinstance(child, ast.AnnAssign):
+            found.append(AnnotationSite(child.annotation, params, None, child.lineno))
+        elif type(child) not in SIMPLE_STATEMENTS:  # blocks of if/for/while/with/try/class, except*, match
+            for field in ("body", "orelse", "finalbody"):
+                _visit_sites(getattr(child, field, []), params, enclosing, found)
+            for block in (*getattr(child, "handlers", []), *getattr(child, "cases", [])):
+                _visit_sites(block.body, params, enclosing, found)

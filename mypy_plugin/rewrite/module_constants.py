@@ -113,42 +113,45 @@ def _names_bound_in_functions(tree: ast.Module) -> set[str]:
     """Parameters, assignment/loop/with targets and ``global`` names in every function: they
     may shadow or rebind a module name. Statements only (comprehension variables are scoped)."""
     names: set[str] = set()
-
-    def targets(node: ast.expr) -> None:
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-        elif isinstance(node, (ast.Tuple, ast.List)):
-            for e in node.elts:
-                targets(e)
-        elif isinstance(node, ast.Starred):
-            targets(node.value)
-
-    def visit(stmts: list[ast.stmt], in_function: bool) -> None:
-        for st in stmts:
-            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                a = st.args
-                names.update(x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x)
-                visit(st.body, True)
-                continue
-            if in_function:
-                if isinstance(st, ast.Assign):
-                    for t in st.targets:
-                        targets(t)
-                elif isinstance(st, (ast.AnnAssign, ast.AugAssign)):
-                    targets(st.target)
-                elif isinstance(st, (ast.For, ast.AsyncFor)):
-                    targets(st.target)
-                elif isinstance(st, (ast.With, ast.AsyncWith)):
-                    for item in st.items:
-                        if item.optional_vars is not None:
-                            targets(item.optional_vars)
-                elif isinstance(st, (ast.Global, ast.Nonlocal)):
-                    names.update(st.names)
-            if isinstance(st, _COMPOUND):
-                for field in ("body", "orelse", "finalbody"):
-                    visit(getattr(st, field, []), in_function)
-                for handler in getattr(st, "handlers", []):
-                    visit(handler.body, in_function)
-
-    visit(tree.body, False)
+    _visit_bindings(tree.body, False, names)
     return names
+
+
+# Module-level recursion, not nested functions calling themselves: such a closure is a reference
+# cycle, which keeps what it holds alive until mypy's next garbage collection.
+def _add_targets(node: ast.expr, names: set[str]) -> None:
+    if isinstance(node, ast.Name):
+        names.add(node.id)
+    elif isinstance(node, (ast.Tuple, ast.List)):
+        for e in node.elts:
+            _add_targets(e, names)
+    elif isinstance(node, ast.Starred):
+        _add_targets(node.value, names)
+
+
+def _visit_bindings(stmts: list[ast.stmt], in_function: bool, names: set[str]) -> None:
+    for st in stmts:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = st.args
+            names.update(x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x)
+            _visit_bindings(st.body, True, names)
+            continue
+        if in_function:
+            if isinstance(st, ast.Assign):
+                for t in st.targets:
+                    _add_targets(t, names)
+            elif isinstance(st, (ast.AnnAssign, ast.AugAssign)):
+                _add_targets(st.target, names)
+            elif isinstance(st, (ast.For, ast.AsyncFor)):
+                _add_targets(st.target, names)
+            elif isinstance(st, (ast.With, ast.AsyncWith)):
+                for item in st.items:
+                    if item.optional_vars is not None:
+                        _add_targets(item.optional_vars, names)
+            elif isinstance(st, (ast.Global, ast.Nonlocal)):
+                names.update(st.names)
+        if isinstance(st, _COMPOUND):
+            for field in ("body", "orelse", "finalbody"):
+                _visit_bindings(getattr(st, field, []), in_function, names)
+            for handler in getattr(st, "handlers", []):
+                _visit_bindings(handler.body, in_function, names)
