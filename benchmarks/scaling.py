@@ -9,7 +9,11 @@ Cases (each a single module checked cold by ``mypy`` with the plugin, in a fresh
 * ``many_kernels``: one module with N ``@pypto.frontend.jit`` kernels;
 * ``plus_chain``: ``y = t + t + ... + t`` (N terms) after ``t`` was moved into an output;
 * ``recursive_helper``: a tile-setting helper called N times from a kernel that calls itself
-  N times.
+  N times;
+* ``rebound_names``: a kernel of N statements that bind two names again and again
+  (``y = y + x``, ``z = y.sum(...)``, ``y = y - z``), with a method call every few lines (the tile
+  pass asks for the type of each method call's receiver: it once walked every binding of the name
+  at each ask, 30 s at N=1600).
 
 Prints a markdown table: seconds for N, 2N, 4N, and the ratio t(4N) / t(N) (linear: ~4;
 quadratic: ~16), mypy's start-up subtracted. Run it with the interpreter of a venv where pypto-stubs is installed.
@@ -69,10 +73,25 @@ def recursive_helper(n: int) -> str:
     )
 
 
+def rebound_names(n: int) -> str:
+    ops = ("y = y + x", "y = pypto.exp(y)", "z = y.sum(-1, keepdim=True)", "y = y - z", "y = y * 0.5")
+    body = "".join(f"    {ops[i % len(ops)]}\n" for i in range(n))
+    return (
+        HEADER
+        + "@pypto.frontend.jit\n"
+        + "def k(x: pypto.Tensor([16, 64], pypto.DT_FP32), out: pypto.Tensor([16, 64], pypto.DT_FP32)):\n"
+        + "    pypto.set_vec_tile_shapes(16, 64)\n"
+        + "    y = x\n"
+        + body
+        + "    out[:] = y\n"
+    )
+
+
 CASES: dict[str, tuple[Callable[[int], str], int]] = {
     "many_kernels": (many_kernels, 500),
     "plus_chain": (plus_chain, 1000),
     "recursive_helper": (recursive_helper, 20),
+    "rebound_names": (rebound_names, 800),
 }
 
 
