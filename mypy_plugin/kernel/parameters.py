@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.nodes import ARG_NAMED, ARG_POS, FuncDef
-from mypy.types import CallableType, TypeList, UnboundType
+from mypy.types import AnyType, CallableType, Type, TypeList, TypeOfAny, UnboundType, get_proper_type
 
 from ..bridge.tensor_types import tensor_val
 from ..host.call_check import Parameters, Written, parameters
@@ -43,6 +43,8 @@ def _read_parameters(kernel: str, typ: CallableType) -> Parameters | None:
         if name is None or not (kind.is_positional() or kind.is_named()):
             return None  # *args / **kwargs: the frontend's binding is not modelled
         val = tensor_val(arg_type)
+        if val is None and _unread(arg_type):
+            return None  # tensor or not is unknown: no call of the kernel is checked
         if val is not None:
             if others:
                 return None  # a tensor after a non-tensor: pypto-kernel-signature says so
@@ -52,6 +54,17 @@ def _read_parameters(kernel: str, typ: CallableType) -> Parameters | None:
             if kind in (ARG_POS, ARG_NAMED):
                 required.add(name)
     return parameters(kernel, tensors, others, frozenset(required))
+
+
+def _unread(t: Type) -> bool:
+    """An annotation mypy could not read as a type (``Y: Y_def`` with ``Y_def =
+    TensorAnnotation(...)``, a class of a module not installed): the frontend takes any object with
+    a ``to_tensor`` method as a tensor annotation, so the parameter may be one. Not a missing
+    annotation, nor an explicit ``Any``: those are non-tensors to the frontend."""
+    p = get_proper_type(t)
+    if isinstance(p, UnboundType):
+        return True  # mypy left the name unresolved (a variable used as a type)
+    return isinstance(p, AnyType) and p.type_of_any not in (TypeOfAny.unannotated, TypeOfAny.explicit)
 
 
 def _names(items: object) -> list[str]:

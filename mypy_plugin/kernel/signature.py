@@ -51,6 +51,10 @@ def _param_kind(analyzed: Type | None, written: Type) -> bool | None:
     p = get_proper_type(analyzed)
     if isinstance(p, AnyType):
         return False if p.type_of_any == TypeOfAny.explicit else None  # None: mypy could not read it
+    if isinstance(p, UnboundType):
+        # mypy left the name unresolved (``X: X_def``, ``X_def = TensorAnnotation(...)``): the
+        # frontend takes any object with a ``to_tensor`` method as a tensor annotation
+        return None
     if isinstance(p, UnionType) and tensor_val(p) is not None:
         return None  # tensors of several shapes
     return False
