@@ -21,7 +21,7 @@ from ..host.evaluate import CallSite
 from ..kernel.decorators import checks_calls, jit_kernel
 from ..knowledge.boundary.tensors import RAISES_AT_CALL
 from ..knowledge.frontend import JIT_KERNEL_CHECKED_TYPE, JIT_KERNEL_TYPE
-from ..kernel.parameters import kernel_parameters, written
+from ..kernel.parameters import call_parameters, kernel_parameters, written
 from ..knowledge.values import TensorVal
 from . import coverage, cross_module, specialize
 from .host_sites import imported_modules, module_member, module_sites
@@ -130,7 +130,7 @@ def _enclosing_function(api: object) -> FuncDef | None:
 def _check_sites(api: object, dec: Decorator, sites: list[CallSite], call: Context | None) -> None:
     """Each site: boundary findings at the call (``call``, or the site's own position), then the
     kernel checked with the call's tensors when its body is in this module."""
-    params = kernel_parameters(dec.func)
+    params = call_parameters(dec.func)
     if params is None:
         return
     own = own_kernel(api, dec)

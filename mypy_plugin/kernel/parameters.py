@@ -18,14 +18,28 @@ from ..knowledge.values import TensorVal
 # re-analysed kernel gets a new one), and is kept so that its id is not reused. Bounded, so that a
 # daemon holds few signatures of older versions of a module.
 _PARAMETERS_CACHE_SIZE: Final = 4096
-_parameters: dict[int, tuple[CallableType, str, Parameters | None]] = {}
+_parameters: dict[int, tuple[CallableType, str, tuple[Parameters | None, bool]]] = {}
 
 
 def kernel_parameters(func: FuncDef) -> Parameters | None:
-    """The kernel's parameters from its checked type (the same from mypy's cache)."""
+    """The kernel's parameters from its checked type (the same from mypy's cache). A parameter
+    whose annotation mypy could not read counts as a non-tensor here (:func:`call_parameters`)."""
+    return _read(func)[0]
+
+
+def call_parameters(func: FuncDef) -> Parameters | None:
+    """As :func:`kernel_parameters`, for checking the kernel's calls: None when mypy could not read
+    some parameter's annotation. The frontend takes any annotation object with a ``to_tensor``
+    method as a tensor (``Y: Y_def`` with ``Y_def = TensorAnnotation(...)``), so which of the
+    call's arguments bind to tensors is unknown (rule: kernel-tensor-params-first)."""
+    params, unread = _read(func)
+    return None if unread else params
+
+
+def _read(func: FuncDef) -> tuple[Parameters | None, bool]:
     typ = func.type
     if not isinstance(typ, CallableType):
-        return None
+        return None, False
     hit = _parameters.get(id(typ))
     if hit is not None and hit[0] is typ and hit[1] == func.name:
         return hit[2]
@@ -35,25 +49,26 @@ def kernel_parameters(func: FuncDef) -> Parameters | None:
     return made[2]
 
 
-def _read_parameters(kernel: str, typ: CallableType) -> Parameters | None:
+def _read_parameters(kernel: str, typ: CallableType) -> tuple[Parameters | None, bool]:
+    """The parameters, and whether mypy could not read some parameter's annotation."""
     tensors: list[tuple[str, TensorVal]] = []
     others: list[str] = []
     required: set[str] = set()
+    unread = False
     for name, kind, arg_type in zip(typ.arg_names, typ.arg_kinds, typ.arg_types):
         if name is None or not (kind.is_positional() or kind.is_named()):
-            return None  # *args / **kwargs: the frontend's binding is not modelled
+            return None, False  # *args / **kwargs: the frontend's binding is not modelled
         val = tensor_val(arg_type)
-        if val is None and _unread(arg_type):
-            return None  # tensor or not is unknown: no call of the kernel is checked
+        unread = unread or val is None and _unread(arg_type)
         if val is not None:
             if others:
-                return None  # a tensor after a non-tensor: pypto-kernel-signature says so
+                return None, unread  # a tensor after a non-tensor: pypto-kernel-signature says so
             tensors.append((name, val))
         else:
             others.append(name)
             if kind in (ARG_POS, ARG_NAMED):
                 required.add(name)
-    return parameters(kernel, tensors, others, frozenset(required))
+    return parameters(kernel, tensors, others, frozenset(required)), unread
 
 
 def _unread(t: Type) -> bool:
