@@ -18,6 +18,8 @@ from ..knowledge.values import TensorVal
 # re-analysed kernel gets a new one), and is kept so that its id is not reused. Bounded, so that a
 # daemon holds few signatures of older versions of a module.
 _PARAMETERS_CACHE_SIZE: Final = 4096
+# Libraries whose classes have no ``to_tensor`` (``torch.Tensor``): an annotation naming one is a non-tensor.
+_LIBRARIES: Final = ("torch", "numpy", "np")
 _parameters: dict[int, tuple[CallableType, str, tuple[Parameters | None, bool]]] = {}
 
 
@@ -45,21 +47,23 @@ def _read(func: FuncDef) -> tuple[Parameters | None, bool]:
         return hit[2]
     if len(_parameters) >= _PARAMETERS_CACHE_SIZE:
         _parameters.clear()
-    made = _parameters[id(typ)] = (typ, func.name, _read_parameters(func.name, typ))
+    written = func.unanalyzed_type.arg_types if isinstance(func.unanalyzed_type, CallableType) else []
+    made = _parameters[id(typ)] = (typ, func.name, _read_parameters(func.name, typ, written))
     return made[2]
 
 
-def _read_parameters(kernel: str, typ: CallableType) -> tuple[Parameters | None, bool]:
-    """The parameters, and whether mypy could not read some parameter's annotation."""
+def _read_parameters(kernel: str, typ: CallableType, written: list[Type]) -> tuple[Parameters | None, bool]:
+    """The parameters, and whether mypy could not read some parameter's annotation (``written``:
+    the annotations as written, when the parse is there)."""
     tensors: list[tuple[str, TensorVal]] = []
     others: list[str] = []
     required: set[str] = set()
     unread = False
-    for name, kind, arg_type in zip(typ.arg_names, typ.arg_kinds, typ.arg_types):
+    for i, (name, kind, arg_type) in enumerate(zip(typ.arg_names, typ.arg_kinds, typ.arg_types)):
         if name is None or not (kind.is_positional() or kind.is_named()):
             return None, False  # *args / **kwargs: the frontend's binding is not modelled
         val = tensor_val(arg_type)
-        unread = unread or val is None and _unread(arg_type)
+        unread = unread or val is None and _unread(arg_type, written[i] if i < len(written) else None)
         if val is not None:
             if others:
                 return None, unread  # a tensor after a non-tensor: pypto-kernel-signature says so
@@ -71,15 +75,19 @@ def _read_parameters(kernel: str, typ: CallableType) -> tuple[Parameters | None,
     return parameters(kernel, tensors, others, frozenset(required)), unread
 
 
-def _unread(t: Type) -> bool:
+def _unread(t: Type, written: Type | None) -> bool:
     """An annotation mypy could not read as a type (``Y: Y_def`` with ``Y_def =
-    TensorAnnotation(...)``, a class of a module not installed): the frontend takes any object with
-    a ``to_tensor`` method as a tensor annotation, so the parameter may be one. Not a missing
-    annotation, nor an explicit ``Any``: those are non-tensors to the frontend."""
+    TensorAnnotation(...)``, a name imported from a module mypy does not find): the frontend takes
+    any object with a ``to_tensor`` method as a tensor annotation, so the parameter may be one.
+    Not a missing annotation, nor an explicit ``Any``, nor a class of torch or numpy (``y:
+    torch.Tensor`` with torch not analysed): those are non-tensors to the frontend."""
     p = get_proper_type(t)
     if isinstance(p, UnboundType):
         return True  # mypy left the name unresolved (a variable used as a type)
-    return isinstance(p, AnyType) and p.type_of_any not in (TypeOfAny.unannotated, TypeOfAny.explicit)
+    if not isinstance(p, AnyType) or p.type_of_any in (TypeOfAny.unannotated, TypeOfAny.explicit):
+        return False
+    return not (p.type_of_any == TypeOfAny.from_unimported_type and isinstance(written, UnboundType)
+                and written.name.split(".")[0] in _LIBRARIES)
 
 
 def _names(items: object) -> list[str]:
