@@ -12,6 +12,7 @@ from mypy.types import AnyType, CallableType, Type, TypeList, TypeOfAny, Unbound
 from ..bridge.tensor_types import tensor_val
 from ..host.call_check import Parameters, Written, parameters
 from ..knowledge.values import TensorVal
+from .signature import param_kind
 
 # id(checked signature) -> (that signature, its parameters). A kernel's parameters are read where
 # it is defined (kernel_dims) and again at each host call: the signature object is the key (a
@@ -78,16 +79,14 @@ def _read_parameters(kernel: str, typ: CallableType, written: list[Type]) -> tup
 def _unread(t: Type, written: Type | None) -> bool:
     """An annotation mypy could not read as a type (``Y: Y_def`` with ``Y_def =
     TensorAnnotation(...)``, a name imported from a module mypy does not find): the frontend takes
-    any object with a ``to_tensor`` method as a tensor annotation, so the parameter may be one.
-    Not a missing annotation, nor an explicit ``Any``, nor a class of torch or numpy (``y:
-    torch.Tensor`` with torch not analysed): those are non-tensors to the frontend."""
-    p = get_proper_type(t)
-    if isinstance(p, UnboundType):
-        return True  # mypy left the name unresolved (a variable used as a type)
-    if not isinstance(p, AnyType) or p.type_of_any in (TypeOfAny.unannotated, TypeOfAny.explicit):
+    any object with a ``to_tensor`` method as a tensor annotation, so the parameter may be one
+    (:func:`signature.param_kind` says unknown). Except a class of torch or numpy (``y:
+    torch.Tensor`` with torch not analysed): no ``to_tensor``, a non-tensor to the frontend."""
+    if param_kind(t, written if written is not None else t) is not None:
         return False
-    return not (p.type_of_any == TypeOfAny.from_unimported_type and isinstance(written, UnboundType)
-                and written.name.split(".")[0] in _LIBRARIES)
+    p = get_proper_type(t)
+    return not (isinstance(p, AnyType) and p.type_of_any == TypeOfAny.from_unimported_type
+                and isinstance(written, UnboundType) and written.name.split(".")[0] in _LIBRARIES)
 
 
 def _names(items: object) -> list[str]:

@@ -38,7 +38,7 @@ def _returns(stmts: list[Statement]) -> Iterator[ReturnStmt]:
     return (s for s in statements(stmts) if isinstance(s, ReturnStmt))
 
 
-def _param_kind(analyzed: Type | None, written: Type) -> bool | None:
+def param_kind(analyzed: Type | None, written: Type) -> bool | None:
     """Is the parameter a tensor (True), not one (False), or unknown (None)? Decided on the
     analyzed type, so aliases (``Act = pypto.Tensor[...]``, ``from pypto import Tensor as PT``)
     count and a user's own class named ``Tensor`` does not."""
@@ -110,7 +110,7 @@ def check_signature(api: CheckerPluginInterface, context: Decorator) -> None:
     for i, (arg, kind, t) in enumerate(zip(func.arguments, sig.arg_kinds, sig.arg_types)):
         if kind in (ARG_STAR, ARG_STAR2):
             continue
-        tensor = _param_kind(analyzed[i] if i < len(analyzed) else None, t)
+        tensor = param_kind(analyzed[i] if i < len(analyzed) else None, t)
         if tensor is None:
             continue
         if tensor:

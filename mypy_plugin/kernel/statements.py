@@ -33,7 +33,7 @@ from ..bridge.diagnostics import report
 from ..knowledge.codes import kernel_codes as codes
 from ..knowledge.findings import Finding
 from .body_walk import blocks, expressions
-from .signature import _param_kind
+from .signature import param_kind
 
 
 def check_while(api: CheckerPluginInterface, deco: Decorator) -> None:
@@ -68,7 +68,7 @@ def _tensor_params(func: FuncDef) -> set[str]:
     return {
         arg.variable.name
         for i, (arg, t) in enumerate(zip(func.arguments, sig.arg_types))
-        if _param_kind(analyzed[i] if i < len(analyzed) else None, t)
+        if param_kind(analyzed[i] if i < len(analyzed) else None, t)
     }
 
 
