@@ -164,3 +164,23 @@ def test_notes_name_the_argument_the_call_writes() -> None:
     assert dt.note == "pass w.to(torch.float32), or annotate the dtype the tensor has"
     [rank] = check_tensor(k, w, TensorDesc((1024,), "torch.float32", 4, True), "flat")
     assert rank.note == "pass a 2-D tensor (flat.reshape(...)), or change the annotation"
+
+
+def test_a_bool_and_a_byte_integer_agree_on_0_and_1_only() -> None:
+    """DT_BOOL and uint8/int8 share their 1-byte size: the message says the values agree while the
+    bytes are 0 or 1 (a DT_BOOL output in a uint8 tensor), not that the data is wrong."""
+    p = ParamSpec("mask", (16,), dtype="DT_BOOL")
+    [f] = check_tensor(KernelSpec("k", (p,)), p, TensorDesc((16,), "torch.uint8", 1, True))
+    assert f.code.name == "pypto-call-dtype"
+    assert f.message == (
+        'Kernel "k", parameter "mask": DT_BOOL annotated, got a torch.uint8 tensor; 0.2.0 does not check this: '
+        "the bytes are read as DT_BOOL: both are 1 byte, so the values agree only while every byte is 0 or 1"
+    )
+    assert f.note == "pass mask.to(torch.bool), or annotate the dtype the tensor has"
+    q = ParamSpec("x", (16,), dtype="DT_INT8")
+    [g] = check_tensor(KernelSpec("k", (q,)), q, TensorDesc((16,), "torch.bool", 1, True))
+    assert g.message.endswith("the bytes are read as DT_INT8: both are 1 byte, so the values agree only while every "
+                              "byte is 0 or 1")
+    r = ParamSpec("y", (16,), dtype="DT_FP16")  # the same size, another encoding: wrong data
+    [h] = check_tensor(KernelSpec("k", (r,)), r, TensorDesc((16,), "torch.bfloat16", 2, True))
+    assert h.message.endswith("the bytes are read as DT_FP16 (silent wrong data)")

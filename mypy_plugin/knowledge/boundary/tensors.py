@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..codes.call_codes import CALL_DTYPE, CALL_LAYOUT, CALL_RANK, CALL_SHAPE
 from ..dtypes import nbytes
 from ..findings import Finding
@@ -134,6 +136,16 @@ def _overrun(kernel: KernelSpec, p: ParamSpec, t: TensorDesc) -> str:
     return f"; it is built to access {need} bytes of a {have}-byte buffer: out of bounds, heap corruption on a write"
 
 
+# A bool and a 1-byte integer share their size: 0 and 1 read the same either way (a kernel's DT_BOOL
+# output in a uint8 tensor holds the right values), any other byte does not.
+_BYTE_INTEGERS: Final = (("DT_UINT8", "torch.uint8"), ("DT_INT8", "torch.int8"))
+
+
+def _bool_and_byte(want: str, got: str) -> bool:
+    return ((want == "DT_BOOL" and got in {t for _, t in _BYTE_INTEGERS})
+            or (got == "torch.bool" and want in {d for d, _ in _BYTE_INTEGERS}))
+
+
 def _dtype_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc, written: str = "") -> Finding | None:
     want = kernel.expected_dtype(p)
     if want is None or t.dtype is None or t.dtype in torch_dtypes_for(want):
@@ -152,6 +164,9 @@ def _dtype_finding(kernel: KernelSpec, p: ParamSpec, t: TensorDesc, written: str
     if t.itemsize is not None and size is not None and t.itemsize < size:
         consequence = (f"the {t.itemsize}-byte elements are read as {size}-byte {want}: out-of-bounds access, "
                        "heap corruption (the process can die with SIGABRT at exit)")
+    elif _bool_and_byte(want, got):
+        consequence = (f"the bytes are read as {want}: both are 1 byte, so the values agree only while every byte "
+                       "is 0 or 1")
     else:
         consequence = f"the bytes are read as {want} (silent wrong data)"
     said = f"0.2.0 does not check this: {consequence}"
