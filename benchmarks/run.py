@@ -179,11 +179,21 @@ def bench_mypy(py: str, proj: Path, repeat: int, log, configs: dict = CONFIGS) -
 def plugin_recall(output: str, manifest: dict) -> dict:
     """Seeded bugs the plugin reported (per file), and errors in files with no seeded bug."""
     buggy = {k["path"] for k in manifest["kernels"] if k["bug"]}
-    flagged = set()
+    shown_in: list[str] = []  # the file each pypto error belongs to, in order
+    moved = True  # the last error was already moved by its note (or there is none yet)
     for line in output.splitlines():
         m = re.match(r"(\S+?\.py):\d+: error: .*\[(pypto-[\w-]+)\]$", line.strip())
         if m:
-            flagged.add(m.group(1))
+            shown_in.append(m.group(1))
+            moved = False
+            continue
+        # A kernel of another module traced with a host call's tensors: the error is shown at the
+        # call, and its note names the kernel's line, where the seeded bug is.
+        at = re.match(r"\S+?\.py:\d+: note: at (\S+?\.py):\d+, in kernel ", line.strip())
+        if at and not moved:
+            shown_in[-1] = at.group(1)
+            moved = True
+    flagged = set(shown_in)
     return {
         "seeded_bugs": sum(1 for k in manifest["kernels"] if k["bug"]),
         "buggy_files": len(buggy),

@@ -61,3 +61,20 @@ def test_the_command_configuration_checks_what_the_plugin_configuration_checks(
         outputs[name] = done["out"]
     assert "[pypto-reduce-align]" in outputs["plugin"]
     assert outputs[run.CLI] == outputs["plugin"]
+
+
+def test_recall_credits_a_kernel_bug_shown_at_a_host_call_to_the_kernel_file() -> None:
+    """A kernel of another module traced with a host call's tensors reports at the call; its note
+    names the kernel's line. The benchmark counts that finding for the kernel's file (the seeded
+    bug's), not as a finding in a clean host file; a host file's own finding stays its own."""
+    manifest = {"kernels": [{"path": "kernels/a.py", "bug": "broadcast"}, {"path": "kernels/b.py", "bug": ""}]}
+    output = "\n".join([
+        "hosts/host_a.py:13: error: operator +: operand [1, 1, 64] would be expanded along 2 axes  [pypto-broadcast]",
+        "hosts/host_a.py:13: note: expand it one axis at a time",
+        "hosts/host_a.py:13: note: at kernels/a.py:27, in kernel k, traced with the tensors of this call: x [4, 64]",
+        "hosts/host_b.py:9: error: Kernel \"k\", parameter \"x\": dim 1 is 32, not 64  [pypto-call-shape]",
+        "hosts/host_b.py:9: note: pass a tensor of the annotated shape",
+    ])
+    recall = run.plugin_recall(output, manifest)
+    assert recall["buggy_files_flagged"] == 1 and recall["missed_files"] == []
+    assert recall["clean_files_flagged"] == ["hosts/host_b.py"]
