@@ -981,6 +981,8 @@ class _IfBranch(Protocol):
 
 def cond(scalar: int | SymbolicScalar, file: str | None = None, lineno: int | None = None) -> _IfBranch: ...
 def function(name: str, *args: Any) -> AbstractContextManager[Any]: ...
+# 0.2.0 reads name, idx_name, unroll_list and submit_before_loop and ignores any other keyword
+# (a newer PyPTO's parallel=True runs as a plain loop there): the stubs take them too.
 @overload
 def loop(
     stop: int | SymbolicScalar,
@@ -990,6 +992,7 @@ def loop(
     idx_name: str = ...,
     unroll_list: Iterable[int] | None = ...,
     submit_before_loop: bool = ...,
+    **kwargs: Any,
 ) -> Iterator[SymbolicScalar]: ...
 @overload
 def loop(
@@ -1002,6 +1005,7 @@ def loop(
     idx_name: str = ...,
     unroll_list: Iterable[int] | None = ...,
     submit_before_loop: bool = ...,
+    **kwargs: Any,
 ) -> Iterator[SymbolicScalar]: ...
 @overload
 def loop_unroll(
@@ -1012,6 +1016,7 @@ def loop_unroll(
     idx_name: str = ...,
     unroll_list: Iterable[int] = ...,
     submit_before_loop: bool = ...,
+    **kwargs: Any,
 ) -> Iterator[tuple[SymbolicScalar, int]]: ...
 @overload
 def loop_unroll(
@@ -1024,6 +1029,7 @@ def loop_unroll(
     idx_name: str = ...,
     unroll_list: Iterable[int] = ...,
     submit_before_loop: bool = ...,
+    **kwargs: Any,
 ) -> Iterator[tuple[SymbolicScalar, int]]: ...
 
 # --------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ CASES = Path(__file__).resolve().parents[1] / "cli" / "signal_first"
 FILES = sorted(CASES.glob("*.py"))
 # module -> the exception 0.2.0 raises at trace time (None: it runs)
 EXPECTED = {
+    "loop_keyword_ignored": None,
     "missing_function": "AttributeError",
     "name_in_helper": "NameError",
     "name_in_kernel": "NameError",
