@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Final
 
 from mypy.nodes import ARG_NAMED, ARG_POS, FuncDef
-from mypy.types import AnyType, CallableType, Type, TypeList, TypeOfAny, UnboundType, get_proper_type
+from mypy.types import CallableType, Type, TypeList, UnboundType
 
 from ..bridge.tensor_types import tensor_val
 from ..host.call_check import Parameters, Written, parameters
@@ -19,8 +19,6 @@ from .signature import param_kind
 # re-analysed kernel gets a new one), and is kept so that its id is not reused. Bounded, so that a
 # daemon holds few signatures of older versions of a module.
 _PARAMETERS_CACHE_SIZE: Final = 4096
-# Libraries whose classes have no ``to_tensor`` (``torch.Tensor``): an annotation naming one is a non-tensor.
-_LIBRARIES: Final = ("torch", "numpy", "np")
 _parameters: dict[int, tuple[CallableType, str, tuple[Parameters | None, bool]]] = {}
 
 
@@ -80,13 +78,8 @@ def _unread(t: Type, written: Type | None) -> bool:
     """An annotation mypy could not read as a type (``Y: Y_def`` with ``Y_def =
     TensorAnnotation(...)``, a name imported from a module mypy does not find): the frontend takes
     any object with a ``to_tensor`` method as a tensor annotation, so the parameter may be one
-    (:func:`signature.param_kind` says unknown). Except a class of torch or numpy (``y:
-    torch.Tensor`` with torch not analysed): no ``to_tensor``, a non-tensor to the frontend."""
-    if param_kind(t, written if written is not None else t) is not None:
-        return False
-    p = get_proper_type(t)
-    return not (isinstance(p, AnyType) and p.type_of_any == TypeOfAny.from_unimported_type
-                and isinstance(written, UnboundType) and written.name.split(".")[0] in _LIBRARIES)
+    (:func:`signature.param_kind` says unknown; a class of torch or numpy is a non-tensor there)."""
+    return param_kind(t, written if written is not None else t) is None
 
 
 def _names(items: object) -> list[str]:

@@ -10,6 +10,7 @@ holding DYNAMIC, DYN, STATIC or ``...`` (``Invalid value type`` when the module 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from mypy.nodes import (
     ARG_STAR,
@@ -38,6 +39,15 @@ def _returns(stmts: list[Statement]) -> Iterator[ReturnStmt]:
     return (s for s in statements(stmts) if isinstance(s, ReturnStmt))
 
 
+# Libraries whose classes have no ``to_tensor`` (``torch.Tensor``, ``np.ndarray``): an annotation
+# naming one is a non-tensor to the frontend, also where mypy does not analyse the library.
+_LIBRARIES: Final = ("torch", "numpy", "np")
+
+
+def _library_class(written: Type) -> bool:
+    return isinstance(written, UnboundType) and written.name.split(".")[0] in _LIBRARIES
+
+
 def param_kind(analyzed: Type | None, written: Type) -> bool | None:
     """Is the parameter a tensor (True), not one (False), or unknown (None)? Decided on the
     analyzed type, so aliases (``Act = pypto.Tensor[...]``, ``from pypto import Tensor as PT``)
@@ -50,6 +60,8 @@ def param_kind(analyzed: Type | None, written: Type) -> bool | None:
         return True
     p = get_proper_type(analyzed)
     if isinstance(p, AnyType):
+        if p.type_of_any == TypeOfAny.from_unimported_type and _library_class(written):
+            return False  # ``y: torch.Tensor`` with torch not analysed: no ``to_tensor``, a non-tensor
         return False if p.type_of_any == TypeOfAny.explicit else None  # None: mypy could not read it
     if isinstance(p, UnboundType):
         # mypy left the name unresolved (``X: X_def``, ``X_def = TensorAnnotation(...)``): the
