@@ -57,14 +57,29 @@ def _top_level_union(text: str) -> bool:
 _SEQUENCE_OF = re.compile(r"^(?:list|tuple|Sequence|set)\[(?P<items>.*)\]$")
 
 
+# 'No overload variant of "assemble" matches argument types "Tensor[Any, Any]", "list[int]", "object"'
+_OVERLOAD_ARGS = re.compile(r'matches argument types? (?P<types>".*")$')
+
+
+def _overload_arguments(message: str) -> list[str]:
+    """The argument types a ``call-overload`` message lists (quoted, comma separated)."""
+    m = _OVERLOAD_ARGS.search(message.split("  [", 1)[0])
+    return re.findall(r'"((?:[^"\\]|\\.)*)"', m["types"]) if m is not None else []
+
+
 def _unprovable(rec: Record) -> bool:
     """A union operand or argument, or a sequence argument whose items are a union: mypy says
-    that some item of it fails, not that the value does."""
+    that some item of it fails, not that the value does. An argument declared ``object`` (a field
+    ``out_tensor: object`` holding a tensor): any value may be in it, the right one too."""
     if rec.code == "operator" and any(n.startswith(_UNION_OPERAND) for n in rec.notes):
         return True
+    if rec.code == "call-overload":
+        return "object" in _overload_arguments(rec.message)
     m = _ARG_TYPE.search(rec.message) if rec.code == "arg-type" else None
     if m is None:
         return False
+    if m["type"] == "object":
+        return True
     items = _SEQUENCE_OF.match(m["type"])
     return _top_level_union(m["type"]) or (items is not None and _top_level_union(items["items"]))
 

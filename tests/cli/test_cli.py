@@ -170,7 +170,7 @@ def test_default_output_is_what_0_2_0_fails_on(tmp_path: Path) -> None:
     # Shown: a name not defined in a kernel or a helper it calls (NameError at trace time), a
     # missing pypto function, wrong arguments to a pypto call. Not shown: None-ness 0.2.0 never
     # fails on (not checked at all: strict_optional = False in the generated config), a union
-    # argument or a list of a union (an item of it may not fit) and typing only (a return value, a list item, one union
+    # argument or a list of a union (an item of it may not fit), an argument declared object, and typing only (a return value, a list item, one union
     # item's attribute), which --all shows.
     shutil.copytree(SIGNAL_FIRST, tmp_path / "s")
     result = _run("s", "--no-incremental", cwd=tmp_path)
@@ -183,7 +183,7 @@ def test_default_output_is_what_0_2_0_fails_on(tmp_path: Path) -> None:
         's/wrong_arguments.py:9: error: Missing positional argument "dim1" in call to "transpose"  [call-arg]',
     ]
     assert result.stdout.splitlines()[-1] == (
-        "pypto-check: 5 other mypy errors hidden (typing only, or not about PyPTO; no mypy config found); "
+        "pypto-check: 8 other mypy errors hidden (typing only, or not about PyPTO; no mypy config found); "
         "--all shows them")
     every = _run("s", "--all", "--no-incremental", cwd=tmp_path).stdout
     for hidden in ('s/optional_tensors.py:10: error: Incompatible types in assignment (expression has type "None", '
@@ -194,6 +194,10 @@ def test_default_output_is_what_0_2_0_fails_on(tmp_path: Path) -> None:
                    'expected "Tensor[Any, Any]"  [arg-type]',
                    's/union_item_argument.py:12: error: Argument 2 to "view" has incompatible type '
                    '"list[int | SymbolicScalar]"; expected "Sequence[int] | None"  [arg-type]',
+                   's/object_argument.py:15: error: No overload variant of "assemble" matches argument types '
+                   '"Tensor[Any, Any]", "list[int]", "object"  [call-overload]',
+                   's/object_argument.py:19: error: Argument 1 to "mul" has incompatible type "object"; expected '
+                   '"Tensor[Any, Any]"  [arg-type]',
                    's/typing_only.py:7: error: Incompatible return value type (got "list[Tensor[Any, Any]]", expected '
                    '"Tensor[Any, Any]")  [return-value]',
                    's/typing_only.py:15: error: List item 1 has incompatible type "float"; expected "Tensor[Any, Any]"  '

@@ -23,6 +23,7 @@ EXPECTED = {
     "loop_keyword_ignored": None,
     "missing_function": "AttributeError",
     "name_in_helper": "NameError",
+    "object_argument": None,
     "name_in_kernel": "NameError",
     "optional_tensors": None,
     "typing_only": None,
