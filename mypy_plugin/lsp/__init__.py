@@ -18,10 +18,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--stdio", action="store_true", help="talk over stdin and stdout (the default and only way)")
     parser.add_argument("--log-file", help="also append the server's log to this file")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument("--shapes", nargs="+", metavar="PATH",
+                        help="print what hovers and inlay hints would show for these files (or folders) as text: "
+                             "each kernel's and helper's tensor parameters and tensor assignments with their shape "
+                             "and dtype, then exit (needs no lsp extra)")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.version:
         print(f"pypto-lsp {pypto_stubs_version()}")
         return 0
+    if args.shapes:
+        from .shapes import run  # the engine and the hints only: no pygls
+
+        return run(args.shapes, [])
     try:
         from .features import make_server
     except ImportError as err:  # pygls is an optional dependency
