@@ -63,7 +63,7 @@ _OVERLOAD_ARGS = re.compile(r'matches argument types? (?P<types>".*")$')
 
 def _overload_arguments(message: str) -> list[str]:
     """The argument types a ``call-overload`` message lists (quoted, comma separated)."""
-    m = _OVERLOAD_ARGS.search(message.split("  [", 1)[0])
+    m = _OVERLOAD_ARGS.search(message)  # (a record's message, without its code)
     return re.findall(r'"((?:[^"\\]|\\.)*)"', m["types"]) if m is not None else []
 
 

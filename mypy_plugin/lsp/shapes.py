@@ -20,7 +20,6 @@ from typing import Final
 from mypy.nodes import FuncDef, MypyFile
 
 from .. import insight
-from ..knowledge.values import TensorVal
 from .engine import Engine
 from .hover import describe
 from .inlay import Hint, hints
@@ -47,22 +46,19 @@ def _statement(lines: list[str], line: int) -> str:
     return text if len(text) <= _STATEMENT_WIDTH else text[:_STATEMENT_WIDTH - 3] + "..."
 
 
-def _tensor_text(val: TensorVal) -> str:
-    return describe(val, short=True)
-
-
-def _signature(shown: str, path: str, tree: MypyFile, func: FuncDef, what: str) -> list[str]:
+def _signature(shown: str, path: str, func: FuncDef, what: str) -> list[str]:
     """``k.py:9: kernel k(x [8, 64] FP32, out [8, 1] FP32)`` and, for each call the function was
     checked again for, the parameters' tensors at that call."""
     params = [(arg, insight.tensor_of(arg.variable.type)) for arg in func.arguments]
     tensors = [(arg, val) for arg, val in params if val is not None]
     if not tensors:
         return []
-    head = ", ".join(f"{arg.variable.name} {_tensor_text(val)}" for arg, val in tensors)
+    head = ", ".join(f"{arg.variable.name} {describe(val, short=True)}" for arg, val in tensors)
     out = [f"{shown}:{func.line}: {what} {func.name}({head})"]
     for copy in insight.copies(path, func):
         seen = [(arg, copy.tensors.get(insight.span(arg))) for arg, _val in tensors]
-        known_here = ", ".join(f"{arg.variable.name} {_tensor_text(val)}" for arg, val in seen if val is not None)
+        known_here = ", ".join(f"{arg.variable.name} {describe(val, short=True)}" for arg, val in seen
+                               if val is not None)
         if known_here:
             out.append(f"{shown}:{func.line}:     with {copy.label}: {known_here}")
     return out
@@ -77,7 +73,7 @@ def describe_file(shown: str, path: str, lines: list[str], tree: MypyFile,
     for func in functions(tree):
         what = insight.kind(tree, func)
         if what is not None:
-            heads[func.line] = _signature(shown, path, tree, func, what)
+            heads[func.line] = _signature(shown, path, func, what)
     at_calls = {(h.line, h.column): h for h in hints_of(tree, "callSites")}
     body: list[tuple[int, list[str]]] = []
     for hint in hints_of(tree, "show"):
